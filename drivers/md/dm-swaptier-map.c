@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dm-swaptier: block map, reverse map, per-tier allocators and the epochs
+ * that keep a freed block away from new writes until no read can reach it.
+ *
+ * Memory per block: 4 bytes of logical->physical map per logical block,
+ * 4 bytes of reverse map and one bit of allocation bitmap per physical
+ * block.
+ *
+ * The reverse map entry of a physical block tells its state:
+ *   < SWT_MAX_BLOCKS   mapped: the logical block that points here
+ *   SWT_P_FREE         free (its bit in @used is clear)
+ *   SWT_P_FRONTIER     held by a CPU's open extent, not handed out yet
+ *   SWT_P_WRITING      handed to a write that has not completed
+ *   SWT_P_TRIMMING     being discarded on its tier
+ *   SWT_P_LINK | next  freed, on a chain (an epoch's, ready or trim)
+ */
+#include "dm-swaptier-map.h"
+
+#include <linux/bitmap.h>
+#include <linux/bitops.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#define SWT_P_FREE	0xffffffffU
+#define SWT_P_WRITING	0xfffffffeU
+#define SWT_P_FRONTIER	0xfffffffdU
+#define SWT_P_TRIMMING	0xfffffffcU
+#define SWT_P_LINK	0x80000000U
+#define SWT_LINK_END	0x7ffffff0U
+#define SWT_NONE	0xffffffffU
+
+/* Reclaim done inline by an allocation, so a write rarely has to wait. */
+#define SWT_RECLAIM_INLINE	32U
+
+u32 swt_map_default_reserve(u64 nr_physical)
+{
+	u64 r = nr_physical / 100;
+
+	return r < 256 ? 256 : (u32)min_t(u64, r, SWT_MAX_BLOCKS);
+}
+
+static bool swt_is_link(u32 v)
+{
+	return (v & SWT_P_LINK) && v < SWT_P_TRIMMING;
+}
+
+/*----------------------------------------------------------------*/
+
+static void swt_chain_init(struct swt_chain *c)
+{
+	c->head = SWT_NONE;
+	c->tail = SWT_NONE;
+	c->count = 0;
+}
+
+static void swt_chain_push(struct swt_map *m, struct swt_chain *c, u32 p)
+{
+	m->p2l[p] = SWT_P_LINK | SWT_LINK_END;
+	if (c->head == SWT_NONE)
+		c->head = p;
+	else
+		m->p2l[c->tail] = SWT_P_LINK | p;
+	c->tail = p;
+	c->count++;
+}
+
+static u32 swt_chain_pop(struct swt_map *m, struct swt_chain *c)
+{
+	u32 p = c->head;
+	u32 next = m->p2l[p] & ~SWT_P_LINK;
+
+	c->head = next == SWT_LINK_END ? SWT_NONE : next;
+	if (c->head == SWT_NONE)
+		c->tail = SWT_NONE;
+	c->count--;
+	return p;
+}
+
+/* Move all of @from to the end of @to. */
+static void swt_chain_splice(struct swt_map *m, struct swt_chain *to,
+			     struct swt_chain *from)
+{
+	if (!from->count)
+		return;
+	if (to->head == SWT_NONE)
+		to->head = from->head;
+	else
+		m->p2l[to->tail] = SWT_P_LINK | from->head;
+	to->tail = from->tail;
+	to->count += from->count;
+	swt_chain_init(from);
+}
+
+/*----------------------------------------------------------------*/
+
+unsigned int swt_map_tier_of(const struct swt_map *m, swt_pblk_t pblk)
+{
+	u32 p = from_pblk(pblk);
+	unsigned int t;
+
+	for (t = m->nr_tiers - 1; t > 0; t--)
+		if (p >= m->tier[t].start)
+			break;
+	return t;
+}
+
+/* The block is free again: clear its bit, or queue it for a discard. */
+static void swt_release(struct swt_map *m, u32 p, bool may_trim)
+{
+	unsigned int t = swt_map_tier_of(m, to_pblk(p));
+
+	if (may_trim && (m->trim_mask & (1U << t))) {
+		swt_chain_push(m, &m->trim, p);
+		return;
+	}
+	m->p2l[p] = SWT_P_FREE;
+	__clear_bit(p, m->used);
+	m->tier[t].nr_free++;
+}
+
+/* A block nobody points to any more: free it once no reader can see it. */
+static void swt_defer_free(struct swt_map *m, u32 p)
+{
+	struct swt_epoch *ep = &m->ep[m->ep_cur];
+	unsigned int next;
+
+	if (m->ep_old == m->ep_cur && !ep->readers) {
+		swt_release(m, p, true);
+		return;
+	}
+
+	swt_chain_push(m, &ep->freed, p);
+	m->nr_pending++;
+
+	/*
+	 * Reads that start from now on cannot reach @p: let them join a new
+	 * epoch so that they do not hold it back. With every epoch in use the
+	 * current one just grows, which is slower to drain but still correct.
+	 */
+	if (ep->readers) {
+		next = (m->ep_cur + 1) % SWT_EPOCHS;
+		if (next != m->ep_old)
+			m->ep_cur = next;
+	}
+}
+
+unsigned int swt_map_read_begin(struct swt_map *m)
+{
+	m->ep[m->ep_cur].readers++;
+	return m->ep_cur;
+}
+
+static void swt_epoch_drain(struct swt_map *m, struct swt_epoch *ep)
+{
+	m->nr_pending -= ep->freed.count;
+	swt_chain_splice(m, &m->ready, &ep->freed);
+}
+
+void swt_map_read_end(struct swt_map *m, unsigned int ticket)
+{
+	if (WARN_ON(ticket >= SWT_EPOCHS || !m->ep[ticket].readers))
+		return;
+	m->ep[ticket].readers--;
+
+	while (m->ep_old != m->ep_cur && !m->ep[m->ep_old].readers) {
+		swt_epoch_drain(m, &m->ep[m->ep_old]);
+		m->ep_old = (m->ep_old + 1) % SWT_EPOCHS;
+	}
+	if (m->ep_old == m->ep_cur && !m->ep[m->ep_cur].readers)
+		swt_epoch_drain(m, &m->ep[m->ep_cur]);
+}
+
+u32 swt_map_reclaim(struct swt_map *m, u32 max)
+{
+	u32 n = 0;
+
+	while (n < max && m->ready.count) {
+		swt_release(m, swt_chain_pop(m, &m->ready), true);
+		n++;
+	}
+	return n;
+}
+
+bool swt_map_trim_next(struct swt_map *m, u32 max, swt_pblk_t *pblk, u32 *len,
+		       unsigned int *tier)
+{
+	u32 p, n = 1;
+	unsigned int t;
+	u32 tend;
+
+	if (!m->trim.count || !max)
+		return false;
+	p = swt_chain_pop(m, &m->trim);
+	m->p2l[p] = SWT_P_TRIMMING;
+	t = swt_map_tier_of(m, to_pblk(p));
+	tend = m->tier[t].start + m->tier[t].nr_blocks;
+	while (n < max && m->trim.count && m->trim.head == p + n &&
+	       p + n < tend) {
+		swt_chain_pop(m, &m->trim);
+		m->p2l[p + n] = SWT_P_TRIMMING;
+		n++;
+	}
+	*pblk = to_pblk(p);
+	*len = n;
+	*tier = t;
+	return true;
+}
+
+void swt_map_trim_done(struct swt_map *m, swt_pblk_t pblk, u32 len)
+{
+	u32 p = from_pblk(pblk);
+	u32 i;
+
+	for (i = 0; i < len; i++) {
+		if (WARN_ON(m->p2l[p + i] != SWT_P_TRIMMING))
+			continue;
+		swt_release(m, p + i, false);
+	}
+}
+
+/*----------------------------------------------------------------*/
+
+static struct swt_frontier *swt_front(struct swt_map *m, unsigned int cpu,
+				      unsigned int t)
+{
+	return &m->front[(cpu % m->nr_cpus) * m->nr_tiers + t];
+}
+
+static void swt_frontier_close(struct swt_map *m, struct swt_frontier *f)
+{
+	while (f->next < f->end)
+		swt_release(m, f->next++, false);
+}
+
+/* Give the unused part of every CPU's extent on tier @t back to the tier. */
+static void swt_tier_steal(struct swt_map *m, unsigned int t)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++)
+		swt_frontier_close(m, swt_front(m, cpu, t));
+}
+
+void swt_map_close_frontiers(struct swt_map *m)
+{
+	unsigned int t;
+
+	for (t = 0; t < m->nr_tiers; t++)
+		swt_tier_steal(m, t);
+}
+
+/*
+ * Open a new extent on tier @t for @f: the first free run at or after the
+ * tier's cursor, at most frontier_blocks long. Extents are taken in rising
+ * block order, so one CPU's successive extents usually touch.
+ */
+static bool swt_frontier_open(struct swt_map *m, struct swt_frontier *f,
+			      unsigned int t)
+{
+	struct swt_tier *tr = &m->tier[t];
+	unsigned long tend = tr->start + tr->nr_blocks;
+	unsigned long s, e, lim;
+
+	if (!tr->nr_free)
+		return false;
+	s = find_next_zero_bit(m->used, tend, tr->start + tr->cursor);
+	if (s >= tend)
+		s = find_next_zero_bit(m->used, tend, tr->start);
+	if (WARN_ON(s >= tend))
+		return false;
+	lim = min_t(unsigned long, tend, s + m->frontier_blocks);
+	e = find_next_bit(m->used, lim, s);
+
+	bitmap_set(m->used, s, e - s);
+	tr->nr_free -= e - s;
+	tr->cursor = (e - tr->start) % tr->nr_blocks;
+	f->next = s;
+	f->end = e;
+	while (s < e)
+		m->p2l[s++] = SWT_P_FRONTIER;
+	return true;
+}
+
+bool swt_map_alloc(struct swt_map *m, unsigned int cpu, u32 want,
+		   struct swt_alloc *a)
+{
+	struct swt_frontier *f = NULL;
+	unsigned int t;
+	u32 n, i;
+
+	if (m->ready.count)
+		swt_map_reclaim(m, max(want, SWT_RECLAIM_INLINE));
+
+	for (t = 0; t < m->nr_tiers; t++) {
+		f = swt_front(m, cpu, t);
+		if (f->next < f->end)
+			break;
+		if (!m->tier[t].nr_free)
+			swt_tier_steal(m, t);
+		if (swt_frontier_open(m, f, t))
+			break;
+	}
+	if (t == m->nr_tiers)
+		return false;
+
+	n = min(want, f->end - f->next);
+	for (i = 0; i < n; i++)
+		m->p2l[f->next + i] = SWT_P_WRITING;
+	a->pblk = to_pblk(f->next);
+	a->len = n;
+	a->tier = t;
+	a->seq = f->next == f->last;
+	f->next += n;
+	f->last = f->next;
+	m->write_allocs++;
+	if (a->seq)
+		m->seq_writes++;
+	return true;
+}
+
+/*----------------------------------------------------------------*/
+
+static void swt_unmap_one(struct swt_map *m, u32 l)
+{
+	u32 old = from_pblk(m->l2p[l]);
+
+	if (old == SWT_NONE)
+		return;
+	m->l2p[l] = SWT_NO_PBLK;
+	m->nr_mapped--;
+	m->tier[swt_map_tier_of(m, to_pblk(old))].nr_mapped--;
+	swt_defer_free(m, old);
+}
+
+void swt_map_commit(struct swt_map *m, swt_lblk_t lblk, swt_pblk_t pblk,
+		    u32 len)
+{
+	u32 l = from_lblk(lblk), p = from_pblk(pblk);
+	unsigned int t = swt_map_tier_of(m, pblk);
+	u32 i;
+
+	for (i = 0; i < len; i++) {
+		if (WARN_ON(m->p2l[p + i] != SWT_P_WRITING))
+			continue;
+		swt_unmap_one(m, l + i);
+		m->l2p[l + i] = to_pblk(p + i);
+		m->p2l[p + i] = l + i;
+		m->nr_mapped++;
+		m->tier[t].nr_mapped++;
+	}
+}
+
+void swt_map_abort(struct swt_map *m, swt_pblk_t pblk, u32 len)
+{
+	u32 p = from_pblk(pblk);
+	u32 i;
+
+	for (i = 0; i < len; i++) {
+		if (WARN_ON(m->p2l[p + i] != SWT_P_WRITING))
+			continue;
+		swt_release(m, p + i, false);
+	}
+}
+
+void swt_map_unmap(struct swt_map *m, swt_lblk_t lblk, u32 len)
+{
+	u32 l = from_lblk(lblk);
+	u32 i;
+
+	for (i = 0; i < len; i++)
+		swt_unmap_one(m, l + i);
+}
+
+void swt_map_lookup(const struct swt_map *m, swt_lblk_t lblk, u32 max,
+		    struct swt_extent *e)
+{
+	u32 l = from_lblk(lblk);
+	u32 p = from_pblk(m->l2p[l]);
+	u32 n = 1, tend;
+
+	e->lblk = lblk;
+	e->pblk = to_pblk(p);
+	if (p == SWT_NONE) {
+		e->tier = 0;
+		while (n < max && from_pblk(m->l2p[l + n]) == SWT_NONE)
+			n++;
+	} else {
+		e->tier = swt_map_tier_of(m, e->pblk);
+		tend = m->tier[e->tier].start + m->tier[e->tier].nr_blocks;
+		while (n < max && p + n < tend &&
+		       from_pblk(m->l2p[l + n]) == p + n)
+			n++;
+	}
+	e->len = n;
+}
+
+/*----------------------------------------------------------------*/
+
+u64 swt_map_bytes(const struct swt_map *m)
+{
+	return (u64)m->nr_logical * sizeof(*m->l2p) +
+	       (u64)m->nr_physical * sizeof(*m->p2l) +
+	       (u64)BITS_TO_LONGS(m->nr_physical) * sizeof(long) +
+	       (u64)m->nr_cpus * m->nr_tiers * sizeof(*m->front) +
+	       sizeof(*m);
+}
+
+int swt_map_create(struct swt_map *m, u32 nr_logical, unsigned int nr_tiers,
+		   const u32 *tier_blocks, u32 reserve, unsigned int nr_cpus,
+		   u32 frontier_blocks)
+{
+	u64 total = 0;
+	unsigned int t, i;
+	u32 b;
+
+	memset(m, 0, sizeof(*m));
+	if (!nr_tiers || nr_tiers > SWT_MAX_TIERS || !nr_cpus ||
+	    frontier_blocks < SWT_FRONTIER_MIN ||
+	    frontier_blocks > SWT_FRONTIER_MAX)
+		return -EINVAL;
+	for (t = 0; t < nr_tiers; t++) {
+		if (!tier_blocks[t])
+			return -EINVAL;
+		m->tier[t].start = total;
+		m->tier[t].nr_blocks = tier_blocks[t];
+		m->tier[t].nr_free = tier_blocks[t];
+		total += tier_blocks[t];
+	}
+	if (total > SWT_MAX_BLOCKS || !nr_logical ||
+	    (u64)nr_logical + reserve > total)
+		return -EINVAL;
+
+	m->nr_logical = nr_logical;
+	m->nr_physical = total;
+	m->reserve = reserve;
+	m->nr_tiers = nr_tiers;
+	m->nr_cpus = nr_cpus;
+	m->frontier_blocks = frontier_blocks;
+
+	m->l2p = kvmalloc_array(nr_logical, sizeof(*m->l2p), GFP_KERNEL);
+	m->p2l = kvmalloc_array(total, sizeof(*m->p2l), GFP_KERNEL);
+	m->used = kvcalloc(BITS_TO_LONGS(total), sizeof(long), GFP_KERNEL);
+	m->front = kvcalloc(nr_cpus * nr_tiers, sizeof(*m->front), GFP_KERNEL);
+	if (!m->l2p || !m->p2l || !m->used || !m->front) {
+		swt_map_destroy(m);
+		return -ENOMEM;
+	}
+	for (b = 0; b < nr_logical; b++)
+		m->l2p[b] = SWT_NO_PBLK;
+	for (b = 0; b < total; b++)
+		m->p2l[b] = SWT_P_FREE;
+	for (i = 0; i < SWT_EPOCHS; i++)
+		swt_chain_init(&m->ep[i].freed);
+	swt_chain_init(&m->ready);
+	swt_chain_init(&m->trim);
+	return 0;
+}
+
+void swt_map_destroy(struct swt_map *m)
+{
+	kvfree(m->l2p);
+	kvfree(m->p2l);
+	kvfree(m->used);
+	kvfree(m->front);
+	m->l2p = NULL;
+	m->p2l = NULL;
+	m->used = NULL;
+	m->front = NULL;
+}
+
+/*----------------------------------------------------------------*/
+
+/* Walk a chain, checking each link; returns 0 or a negative number. */
+static int swt_check_chain(const struct swt_map *m, const struct swt_chain *c,
+			   u32 *bad)
+{
+	u32 p = c->head, n = 0, v;
+
+	while (p != SWT_NONE) {
+		*bad = p;
+		if (p >= m->nr_physical || !swt_is_link(m->p2l[p]) ||
+		    !test_bit(p, m->used) || n > m->nr_physical)
+			return -1;
+		n++;
+		v = m->p2l[p] & ~SWT_P_LINK;
+		if (v == SWT_LINK_END) {
+			if (p != c->tail)
+				return -1;
+			break;
+		}
+		p = v;
+	}
+	return n == c->count ? 0 : -1;
+}
+
+int swt_map_check(const struct swt_map *m, u32 *bad)
+{
+	u32 mapped[SWT_MAX_TIERS] = { 0 }, freed[SWT_MAX_TIERS] = { 0 };
+	u32 nfront = 0, nlink = 0, total_mapped = 0, pend = 0;
+	const struct swt_frontier *f;
+	unsigned int t, i;
+	u32 l, p, v;
+
+	*bad = 0;
+	for (l = 0; l < m->nr_logical; l++) {
+		p = from_pblk(m->l2p[l]);
+		if (p == SWT_NONE)
+			continue;
+		*bad = l;
+		if (p >= m->nr_physical || m->p2l[p] != l ||
+		    !test_bit(p, m->used))
+			return -1;
+		mapped[swt_map_tier_of(m, to_pblk(p))]++;
+		total_mapped++;
+	}
+	for (p = 0; p < m->nr_physical; p++) {
+		v = m->p2l[p];
+		*bad = p;
+		if (!test_bit(p, m->used)) {
+			if (v != SWT_P_FREE)
+				return -2;
+			freed[swt_map_tier_of(m, to_pblk(p))]++;
+		} else if (v == SWT_P_FREE) {
+			return -3;
+		} else if (v < SWT_MAX_BLOCKS) {
+			if (v >= m->nr_logical || from_pblk(m->l2p[v]) != p)
+				return -4;
+		} else if (v == SWT_P_FRONTIER) {
+			nfront++;
+		} else if (swt_is_link(v)) {
+			nlink++;
+		}
+	}
+	*bad = 0;
+	if (total_mapped != m->nr_mapped)
+		return -5;
+	for (t = 0; t < m->nr_tiers; t++) {
+		*bad = t;
+		if (mapped[t] != m->tier[t].nr_mapped ||
+		    freed[t] != m->tier[t].nr_free)
+			return -6;
+	}
+	for (i = 0; i < m->nr_cpus * m->nr_tiers; i++) {
+		f = &m->front[i];
+		*bad = i;
+		if (f->next > f->end)
+			return -7;
+		for (p = f->next; p < f->end; p++)
+			if (m->p2l[p] != SWT_P_FRONTIER)
+				return -7;
+		nfront -= min(nfront, f->end - f->next);
+	}
+	if (nfront)
+		return -8;
+	for (i = 0; i < SWT_EPOCHS; i++) {
+		if (swt_check_chain(m, &m->ep[i].freed, bad))
+			return -9;
+		pend += m->ep[i].freed.count;
+	}
+	if (pend != m->nr_pending)
+		return -10;
+	if (swt_check_chain(m, &m->ready, bad))
+		return -11;
+	if (swt_check_chain(m, &m->trim, bad))
+		return -12;
+	*bad = 0;
+	if (pend + m->ready.count + m->trim.count != nlink)
+		return -13;
+	return 0;
+}

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * dm-swaptier: the block map, the reverse map and the per-tier allocators.
+ *
+ * This file and dm-swaptier-map.c are plain C with no bio or locking code,
+ * so that the host unit tests and the fuzzer compile them unchanged against
+ * small shim headers (tests/unit/shim).
+ *
+ * Concurrency: the map does no locking of its own. Every function below
+ * must be called with the owner's lock held (in the target, pool->lock,
+ * taken with interrupts disabled); none of them sleeps or allocates, except
+ * swt_map_create() and swt_map_destroy(), which may sleep.
+ */
+#ifndef DM_SWAPTIER_MAP_H
+#define DM_SWAPTIER_MAP_H
+
+#include <linux/types.h>
+
+#define SWT_MAX_TIERS		8
+#define SWT_BLOCK_SHIFT		12
+#define SWT_BLOCK_SECTORS	(1U << (SWT_BLOCK_SHIFT - 9))
+
+/* Largest number of logical or physical blocks (just under 8 TiB). */
+#define SWT_MAX_BLOCKS		0x7fff0000U
+
+#define SWT_FRONTIER_DEFAULT	256U
+#define SWT_FRONTIER_MIN	8U
+#define SWT_FRONTIER_MAX	65536U
+#define SWT_RESERVE_MIN		16U
+
+/*
+ * Logical blocks (what swap addresses) and physical blocks (a global index
+ * over the concatenated tiers) are different types, so that sparse catches
+ * one passed where the other is meant.
+ */
+typedef u32 __bitwise swt_lblk_t;
+typedef u32 __bitwise swt_pblk_t;
+
+#define SWT_NO_PBLK	((__force swt_pblk_t)0xffffffffU)
+
+static inline swt_lblk_t to_lblk(u32 b) { return (__force swt_lblk_t)b; }
+static inline u32 from_lblk(swt_lblk_t b) { return (__force u32)b; }
+static inline swt_pblk_t to_pblk(u32 b) { return (__force swt_pblk_t)b; }
+static inline u32 from_pblk(swt_pblk_t b) { return (__force u32)b; }
+
+struct swt_tier_stats {
+	u64 reads;		/* read bios served by this tier */
+	u64 writes;		/* write bios placed on this tier */
+	u64 errors;		/* bios this tier completed with an error */
+};
+
+struct swt_tier {
+	u32 start;		/* first global physical block of the tier */
+	u32 nr_blocks;
+	u32 nr_free;		/* free and not held by any frontier */
+	u32 nr_mapped;		/* blocks a logical block points to */
+	u32 cursor;		/* where the next extent search starts */
+	struct swt_tier_stats st;
+};
+
+/* An open extent a CPU allocates from, one per CPU and tier. */
+struct swt_frontier {
+	u32 next;		/* next physical block to hand out */
+	u32 end;		/* one past the extent */
+	u32 last;		/* one past the previous allocation */
+};
+
+#define SWT_EPOCHS	64
+
+/* A list of physical blocks, linked through their reverse map entries. */
+struct swt_chain {
+	u32 head;
+	u32 tail;
+	u32 count;
+};
+
+/*
+ * The reads started while an epoch was current, and the physical blocks
+ * freed while it was current.
+ */
+struct swt_epoch {
+	u32 readers;
+	struct swt_chain freed;
+};
+
+struct swt_map {
+	u32 nr_logical;
+	u32 nr_physical;
+	u32 reserve;
+	unsigned int nr_tiers;
+	unsigned int nr_cpus;
+	u32 frontier_blocks;
+	u32 nr_mapped;
+	u32 trim_mask;		/* tiers whose freed blocks must be discarded */
+
+	swt_pblk_t *l2p;	/* logical -> physical, SWT_NO_PBLK if unmapped */
+	u32 *p2l;		/* physical -> logical, or a state (see .c) */
+	unsigned long *used;	/* bit set: physical block not free */
+	struct swt_frontier *front;	/* [cpu * nr_tiers + tier] */
+
+	struct swt_epoch ep[SWT_EPOCHS];
+	unsigned int ep_cur;	/* epoch new reads and frees join */
+	unsigned int ep_old;	/* oldest epoch that may have readers */
+
+	struct swt_chain ready;	/* freed, no reader left: to reclaim */
+	struct swt_chain trim;	/* to discard on the tier, then free */
+	u32 nr_pending;		/* freed, waiting for readers */
+
+	u64 seq_writes;		/* allocations right after the previous one */
+	u64 write_allocs;
+
+	struct swt_tier tier[SWT_MAX_TIERS];
+};
+
+/* An extent of logical blocks found by swt_map_lookup(). */
+struct swt_extent {
+	swt_lblk_t lblk;
+	u32 len;
+	swt_pblk_t pblk;	/* SWT_NO_PBLK for an unmapped run */
+	unsigned int tier;
+};
+
+/* A run of physical blocks handed out by swt_map_alloc(). */
+struct swt_alloc {
+	swt_pblk_t pblk;
+	u32 len;
+	unsigned int tier;
+	bool seq;		/* follows this frontier's previous allocation */
+};
+
+/* Default relocation reserve for @nr_physical blocks. */
+u32 swt_map_default_reserve(u64 nr_physical);
+
+/*
+ * Build a map of @nr_logical blocks over @nr_tiers tiers of @tier_blocks
+ * blocks each. May sleep. Returns 0 or -errno; on error nothing is left
+ * allocated.
+ */
+int swt_map_create(struct swt_map *m, u32 nr_logical, unsigned int nr_tiers,
+		   const u32 *tier_blocks, u32 reserve, unsigned int nr_cpus,
+		   u32 frontier_blocks);
+void swt_map_destroy(struct swt_map *m);
+
+/* Kernel memory the map uses, in bytes. */
+u64 swt_map_bytes(const struct swt_map *m);
+
+/*
+ * Allocate up to @want physically consecutive blocks for a write from the
+ * fastest tier with room, through @cpu's frontier. Returns false when no
+ * block is free right now (the caller retries after blocks are reclaimed).
+ */
+bool swt_map_alloc(struct swt_map *m, unsigned int cpu, u32 want,
+		   struct swt_alloc *a);
+
+/*
+ * A write of @len blocks from @lblk to the blocks allocated at @pblk has
+ * completed: point the logical blocks there and free what they pointed to
+ * (once no reader can still reach it).
+ */
+void swt_map_commit(struct swt_map *m, swt_lblk_t lblk, swt_pblk_t pblk,
+		    u32 len);
+
+/* A write failed: give its never-published blocks back at once. */
+void swt_map_abort(struct swt_map *m, swt_pblk_t pblk, u32 len);
+
+/* Unmap up to @len blocks from @lblk (discard); reads return zeros after. */
+void swt_map_unmap(struct swt_map *m, swt_lblk_t lblk, u32 len);
+
+/*
+ * The longest run from @lblk, at most @max blocks, that is either unmapped
+ * or mapped to consecutive blocks of one tier.
+ */
+void swt_map_lookup(const struct swt_map *m, swt_lblk_t lblk, u32 max,
+		    struct swt_extent *e);
+
+/*
+ * Reads: swt_map_read_begin() returns a ticket to pass to swt_map_read_end()
+ * when the read completes; a block freed in between is not reused before.
+ */
+unsigned int swt_map_read_begin(struct swt_map *m);
+void swt_map_read_end(struct swt_map *m, unsigned int ticket);
+
+/*
+ * Freed blocks that no reader can reach wait on the ready chain until
+ * swt_map_reclaim() returns them to their tier (or moves them to the trim
+ * chain for tiers in trim_mask). Returns how many it took, at most @max.
+ */
+u32 swt_map_reclaim(struct swt_map *m, u32 max);
+static inline bool swt_map_reclaim_pending(const struct swt_map *m)
+{
+	return m->ready.count != 0;
+}
+
+/*
+ * Take a run of physically consecutive blocks, at most @max, off the trim
+ * chain; the caller discards it and then calls swt_map_trim_done().
+ */
+bool swt_map_trim_next(struct swt_map *m, u32 max, swt_pblk_t *pblk, u32 *len,
+		       unsigned int *tier);
+void swt_map_trim_done(struct swt_map *m, swt_pblk_t pblk, u32 len);
+
+/* Return every frontier's unused blocks to the tiers. */
+void swt_map_close_frontiers(struct swt_map *m);
+
+/* Tier of a physical block, and the block's index inside its tier. */
+unsigned int swt_map_tier_of(const struct swt_map *m, swt_pblk_t pblk);
+static inline u32 swt_map_tier_offset(const struct swt_map *m, swt_pblk_t p)
+{
+	return from_pblk(p) - m->tier[swt_map_tier_of(m, p)].start;
+}
+
+/*
+ * Check every invariant of the map; O(blocks). Returns 0, or a negative
+ * number identifying the first broken invariant. For tests and the "check"
+ * message.
+ */
+int swt_map_check(const struct swt_map *m, u32 *bad_block);
+
+#endif

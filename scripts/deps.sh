@@ -1,0 +1,32 @@
+#!/bin/bash
+# Install, from Debian's archive only, everything the build and the tests need.
+# Idempotent: when every package is present it only runs dpkg-query once.
+set -euo pipefail
+
+PKGS=(
+	build-essential gcc make bc bison flex libelf-dev libssl-dev
+	qemu-system-x86 qemu-utils busybox-static kmod cpio xz-utils zstd
+	lvm2 dmsetup thin-provisioning-tools fio blktrace
+	gnuplot-nox sparse clang libclang-rt-14-dev libdevmapper-dev
+	pkg-config util-linux e2fsprogs
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	s=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$s" = installed ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "deps: installing ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: missing packages and not root; run 'sudo make deps'" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+stamp=/var/lib/apt/periodic/dmswaptier-update-stamp
+if [ ! -e "$stamp" ] || [ -n "$(find "$stamp" -mmin +720 2>/dev/null)" ]; then
+	apt-get update -q
+	mkdir -p "$(dirname "$stamp")" && touch "$stamp"
+fi
+apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,73 @@
+#!/bin/bash
+# Fetch a Debian distribution kernel for the VM lane.
+#
+#   kernel.sh abi SERIES     print the current ABI name of SERIES (6.1 or 6.12)
+#   kernel.sh fetch SERIES   make sure image, modules and matching headers are
+#                            present; print "ABI DIR" (DIR holds vmlinuz and
+#                            lib/modules/ABI, with depmod already run)
+#
+# The ABI is resolved from Debian's meta-packages every time, so a security
+# update that bumps the ABI is picked up without editing anything.
+set -euo pipefail
+
+cache_root() {
+	echo "${SWT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dm-swaptier}/kernels"
+}
+
+meta_pkg() {
+	case "$1" in
+	6.1) echo linux-image-amd64 ;;
+	6.12) echo linux-image-6.12-amd64 ;;
+	*) echo "kernel.sh: unsupported series '$1' (6.1 or 6.12)" >&2; return 1 ;;
+	esac
+}
+
+resolve_abi() {
+	local meta dep abi
+	meta=$(meta_pkg "$1")
+	dep=$(apt-cache depends "$meta" 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1)
+	if [ -z "$dep" ]; then
+		apt-get update -q >&2
+		dep=$(apt-cache depends "$meta" |
+			sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1)
+	fi
+	abi=${dep#linux-image-}
+	abi=${abi%-unsigned}
+	case "$abi" in
+	"$1".*-amd64) echo "$abi" ;;
+	*) echo "kernel.sh: cannot resolve series $1 from $meta (got '$dep')" >&2; return 1 ;;
+	esac
+}
+
+fetch() {
+	local series=$1 abi dir tmp deb
+	abi=$(resolve_abi "$series")
+	dir=$(cache_root)/$abi
+	if [ ! -e "$dir/.done" ]; then
+		echo "kernel.sh: fetching linux-image-$abi" >&2
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		tmp=$(mktemp -d "$dir/dl.XXXXXX")
+		(cd "$tmp" && apt-get download -q "linux-image-$abi" >&2)
+		deb=$(ls "$tmp"/linux-image-*.deb)
+		dpkg -x "$deb" "$dir/root"
+		rm -rf "$tmp"
+		depmod -b "$dir/root" "$abi"
+		ln -sf "root/boot/vmlinuz-$abi" "$dir/vmlinuz"
+		touch "$dir/.done"
+	fi
+	if [ ! -e "/usr/src/linux-headers-$abi/Makefile" ]; then
+		echo "kernel.sh: installing linux-headers-$abi" >&2
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			--no-install-recommends "linux-headers-$abi" >&2
+	fi
+	ln -sfn "$abi" "$(cache_root)/$series"
+	echo "$abi $dir"
+}
+
+case "${1:-}" in
+abi) resolve_abi "$2" ;;
+fetch) fetch "$2" ;;
+*) echo "usage: kernel.sh abi|fetch SERIES" >&2; exit 1 ;;
+esac

@@ -1,0 +1,37 @@
+#!/bin/bash
+# Guest side of the VM suite: run each case with its own timeout, collect
+# its ok/not ok lines, and fail it on a non-zero exit, on no result at all,
+# or on any kernel splat it caused.
+cd "$SWT_TOP" || exit 1
+res=$SWT_OUT/results
+logs=$SWT_OUT/cases
+mkdir -p "$logs"
+: >"$res"
+echo 1 >/proc/sys/kernel/sysrq
+dmesg -C
+for c in "$@"; do
+	name=$(basename "$c" .sh)
+	t=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "$c" | head -n 1)
+	t=${t:-300}
+	echo "=== case $name (timeout ${t}s)" >/dev/kmsg
+	start=$(date +%s)
+	CASE=$name timeout -k 5 "$t" bash "$c" >"$logs/$name.log" 2>&1
+	rc=$?
+	end=$(date +%s)
+	dmesg -c >"$logs/$name.dmesg"
+	grep -aE '^(not )?ok ' "$logs/$name.log" >"$logs/$name.res"
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		echo "not ok $name: timed out after ${t}s" >>"$logs/$name.res"
+	elif [ $rc -ne 0 ] && ! grep -q '^not ok' "$logs/$name.res"; then
+		echo "not ok $name: exited with status $rc" >>"$logs/$name.res"
+	elif [ ! -s "$logs/$name.res" ]; then
+		echo "not ok $name: printed no result" >>"$logs/$name.res"
+	fi
+	if s=$("$SWT_TOP/tests/vm/splat.sh" "$logs/$name.dmesg"); then
+		echo "not ok $name: kernel splat: $(echo "$s" | head -n 1)" >>"$logs/$name.res"
+	fi
+	echo "# $name: $((end - start))s" >>"$logs/$name.res"
+	cat "$logs/$name.res" >>"$res"
+	sync
+done
+exit 0

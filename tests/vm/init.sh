@@ -1,0 +1,42 @@
+#!/bin/busybox sh
+# initramfs /init: load the virtio and 9p modules, mount the host root
+# read-only over virtio-9p, mount the writable results share at its host
+# path, and run the guest script the host left there.
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	swt.out=*) out=${arg#swt.out=} ;;
+	swt.probe=1) echo swt-probe-ok; echo o >/proc/sysrq-trigger; sleep 30 ;;
+	esac
+done
+
+for m in $(cat /modules.order); do
+	insmod "/lib/$m" || echo "init: insmod $m failed"
+done
+
+fail() {
+	echo "init: $*"
+	echo o >/proc/sysrq-trigger
+	sleep 30
+}
+
+opts=trans=virtio,version=9p2000.L,msize=262144
+mount -t 9p -o "$opts,ro,cache=loose" hostroot /root || fail "cannot mount host root"
+mount -t proc proc /root/proc
+mount -t sysfs sysfs /root/sys
+mount -t devtmpfs devtmpfs /root/dev
+mkdir -p /root/dev/pts /root/dev/shm 2>/dev/null
+mount -t devpts devpts /root/dev/pts 2>/dev/null
+mount -t tmpfs tmpfs /root/dev/shm
+mount -t tmpfs tmpfs /root/tmp
+mount -t tmpfs tmpfs /root/run
+mount -t tmpfs tmpfs /root/var/tmp
+mount -t debugfs debugfs /root/sys/kernel/debug
+mount -t 9p -o "$opts" swtout "/root$out" || fail "cannot mount results share at $out"
+[ -x "/root$out/guest.sh" ] || fail "no guest script in $out"
+echo "init: running $out/guest.sh"
+exec chroot /root "$out/guest.sh"

@@ -1,0 +1,204 @@
+#!/bin/bash
+# Boot a Debian kernel under QEMU with the host root as the guest's root
+# (read-only, virtio-9p) and run one command in it.
+#
+#   tests/vm/run.sh --kernel SERIES --out DIR [options] -- COMMAND [ARGS...]
+#
+# Options:
+#   --kernel SERIES      6.1 or 6.12 (fetched with scripts/kernel.sh)
+#   --out DIR            results directory, writable from the guest at the
+#                        same path; COMMAND's exit status lands in DIR/rc
+#   --disk NAME:MIB[:CLASS]
+#                        a file-backed virtio-blk disk (repeatable); CLASS is
+#                        fast (default), ssd or hdd (QEMU drive throttling).
+#                        The guest finds it as $SWT_DISK_<NAME>.
+#   --mem SIZE           guest memory (default 512M)
+#   --smp N              guest CPUs (default 2)
+#   --timeout SECONDS    hard limit for the whole VM (default 900)
+#   --interactive        console on this terminal (make vm-shell)
+#   --append ARGS        extra kernel command line
+#
+# Exit status: COMMAND's status; 124 if the VM hit the timeout; 125 if the
+# console shows a kernel splat (the offending lines are printed); 126 if the
+# guest died without reporting a status. The console is DIR/console.log.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+series="" out="" mem=512M smp=2 timeout=900 interactive=0 append=""
+disks=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) series=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--disk) disks+=("$2"); shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--interactive) interactive=1; shift ;;
+	--append) append=$2; shift 2 ;;
+	--) shift; break ;;
+	*) echo "run.sh: unknown option '$1'" >&2; exit 2 ;;
+	esac
+done
+[ -n "$series" ] && [ -n "$out" ] || { echo "run.sh: --kernel and --out are required" >&2; exit 2; }
+[ $# -gt 0 ] || [ $interactive = 1 ] || { echo "run.sh: no command given" >&2; exit 2; }
+
+read -r abi kdir < <("$top/scripts/kernel.sh" fetch "$series")
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+case "$out" in
+/tmp/* | /run/* | /dev/* | /proc/* | /sys/*)
+	echo "run.sh: --out must not be under a path the guest mounts over ($out)" >&2
+	exit 2 ;;
+esac
+rm -f "$out/rc" "$out/console.log"
+
+# ---- initramfs: busybox plus the modules needed to reach the 9p root ----
+initrd=$kdir/swt-initrd.cpio.gz
+stamp=$(cat "$top/tests/vm/init.sh" "$0" | sha256sum | cut -c1-16)
+if [ "$(cat "$kdir/swt-initrd.stamp" 2>/dev/null)" != "$stamp" ]; then
+	mods=$kdir/root/lib/modules/$abi
+	work=$(mktemp -d)
+	mkdir -p "$work"/{bin,dev,proc,sys,root,lib}
+	cp /bin/busybox "$work/bin/busybox"
+	cp "$top/tests/vm/init.sh" "$work/init"
+	chmod +x "$work/init"
+	declare -A seen=()
+	order=()
+	add_mod() {
+		local rel=$1 line dep
+		[ -n "${seen[$rel]:-}" ] && return 0
+		seen[$rel]=1
+		line=$(grep -m1 "^$rel:" "$mods/modules.dep") || return 0
+		for dep in ${line#*:}; do add_mod "$dep"; done
+		order+=("$rel")
+	}
+	for m in virtio_pci virtio_blk 9pnet_virtio 9p; do
+		rel=$(grep -oE "^[^:]*/$m\.ko(\.xz|\.zst)?:" "$mods/modules.dep" | head -n1 | tr -d :) || true
+		[ -n "$rel" ] && add_mod "$rel"	# built in when absent
+	done
+	: >"$work/modules.order"
+	for rel in "${order[@]}"; do
+		base=$(basename "$rel")
+		case "$base" in
+		*.xz) xz -dc "$mods/$rel" >"$work/lib/${base%.xz}"; base=${base%.xz} ;;
+		*.zst) zstd -qdc "$mods/$rel" >"$work/lib/${base%.zst}"; base=${base%.zst} ;;
+		*) cp "$mods/$rel" "$work/lib/$base" ;;
+		esac
+		echo "$base" >>"$work/modules.order"
+	done
+	(cd "$work" && find . | cpio -o -H newc --quiet | gzip -1) >"$initrd.tmp"
+	mv "$initrd.tmp" "$initrd"
+	echo "$stamp" >"$kdir/swt-initrd.stamp"
+	rm -rf "$work"
+fi
+
+# ---- acceleration: KVM only if a cached probe proved it boots a guest ----
+accel=tcg
+probe=$(dirname "$kdir")/kvm-probe.$(uname -r)
+if [ -w /dev/kvm ] && [ "${SWT_ACCEL:-}" != tcg ]; then
+	if [ ! -e "$probe" ]; then
+		pout=$(mktemp -d "$out/kvmprobe.XXXXXX")
+		if timeout 20 qemu-system-x86_64 -accel kvm -m 256M -nographic \
+			-no-reboot -kernel "$kdir/vmlinuz" -initrd "$initrd" \
+			-append "console=ttyS0 panic=-1 swt.probe=1" \
+			>"$pout/console" 2>&1 </dev/null &&
+			grep -q 'swt-probe-ok' "$pout/console"; then
+			echo kvm >"$probe"
+		else
+			echo tcg >"$probe"
+		fi
+		rm -rf "$pout"
+	fi
+	accel=$(cat "$probe")
+fi
+[ -n "${SWT_ACCEL:-}" ] && accel=$SWT_ACCEL
+
+# ---- tier disks: sparse files on a real disk (the out directory) ----
+qdisks=()
+envs=()
+letter=({a..z})
+i=0
+for spec in "${disks[@]}"; do
+	IFS=: read -r name mib class <<<"$spec"
+	class=${class:-fast}
+	img=$out/disk-$name.img
+	rm -f "$img"
+	truncate -s "${mib}M" "$img"
+	case "$class" in
+	fast) thr="" ;;
+	ssd) thr=",throttling.iops-total=4000,throttling.bps-total=400000000" ;;
+	hdd) thr=",throttling.iops-total=150,throttling.bps-total=150000000" ;;
+	*) echo "run.sh: unknown disk class '$class' (fast, ssd, hdd)" >&2; exit 2 ;;
+	esac
+	qdisks+=(-drive "file=$img,if=none,id=d$i,format=raw,cache=unsafe,aio=threads,discard=unmap$thr"
+		-device "virtio-blk-pci,drive=d$i,serial=swt-$name")
+	envs+=("SWT_DISK_${name^^}=/dev/vd${letter[$i]}")
+	i=$((i + 1))
+done
+
+# ---- the script the guest runs after chrooting into the host root ----
+{
+	echo "#!/bin/bash"
+	echo "export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+	echo "export HOME=/tmp TERM=${TERM:-dumb} DM_DISABLE_UDEV=1 LC_ALL=C"
+	printf 'export SWT_TOP=%q SWT_OUT=%q SWT_ABI=%q SWT_SERIES=%q SWT_KROOT=%q\n' \
+		"$top" "$out" "$abi" "$series" "$kdir/root"
+	for e in "${envs[@]}"; do printf 'export %q\n' "$e"; done
+	echo "cd \"\$SWT_TOP\""
+	if [ $interactive = 1 ]; then
+		echo "[ -x \"\$SWT_TOP/tests/vm/guest-setup.sh\" ] && . \"\$SWT_TOP/tests/vm/guest-setup.sh\""
+		echo "setsid -c /bin/bash -i </dev/ttyS0 >/dev/ttyS0 2>&1"
+		echo "rc=\$?"
+	else
+		printf '%q ' "$@"
+		echo
+		echo "rc=\$?"
+	fi
+	echo "echo \$rc >\"\$SWT_OUT/rc\""
+	echo "sync"
+	echo "echo o >/proc/sysrq-trigger"
+	echo "sleep 60"
+} >"$out/guest.sh"
+chmod +x "$out/guest.sh"
+
+cmdline="console=ttyS0 panic=-1 loglevel=6 mitigations=off"
+cmdline+=" rcupdate.rcu_cpu_stall_timeout=90 swt.out=$out $append"
+qemu=(qemu-system-x86_64 -accel "$accel" -m "$mem" -smp "$smp" -cpu max
+	-no-reboot -display none -monitor none
+	-kernel "$kdir/vmlinuz" -initrd "$initrd" -append "$cmdline"
+	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
+	-device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
+	-fsdev "local,id=swtout,path=$out,security_model=none,multidevs=remap"
+	-device "virtio-9p-pci,fsdev=swtout,mount_tag=swtout"
+	"${qdisks[@]}")
+
+if [ $interactive = 1 ]; then
+	"${qemu[@]}" -serial mon:stdio
+	exit 0
+fi
+
+set +e
+timeout --kill-after=10 "$timeout" "${qemu[@]}" -serial "file:$out/console.log" \
+	</dev/null >"$out/qemu.log" 2>&1
+qrc=$?
+set -e
+rm -f "$out"/disk-*.img
+
+splat=$("$top/tests/vm/splat.sh" "$out/console.log" || true)
+if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
+	echo "run.sh: VM ($series, $accel) hit the ${timeout}s timeout; console: $out/console.log" >&2
+	[ -n "$splat" ] && printf '%s\n' "$splat" >&2
+	exit 124
+fi
+if [ -n "$splat" ]; then
+	echo "run.sh: kernel splat on $series; console: $out/console.log" >&2
+	printf '%s\n' "$splat" >&2
+	exit 125
+fi
+if [ ! -s "$out/rc" ]; then
+	echo "run.sh: guest ($series) exited without a status (qemu rc $qrc); console: $out/console.log" >&2
+	tail -n 20 "$out/console.log" >&2
+	exit 126
+fi
+exit "$(cat "$out/rc")"

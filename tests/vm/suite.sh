@@ -1,0 +1,55 @@
+#!/bin/bash
+# Host side of the VM suite: boot SERIES once, run the given cases (default:
+# every tests/vm/cases/*.sh) and print one "ok/not ok SERIES/NAME" line per
+# result. Exit 0 when nothing failed.
+#
+#   tests/vm/suite.sh --kernel SERIES [--out DIR] [--mem SIZE] [CASE...]
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+series="" out="" mem=${SWT_VM_MEM:-512M} timeout=${SWT_VM_TIMEOUT:-1500}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) series=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
+[ -n "$series" ] || { echo "suite.sh: --kernel is required" >&2; exit 2; }
+out=${out:-$top/build/vm/$series}
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=("$top"/tests/vm/cases/*.sh)
+rel=()
+for c in "${cases[@]}"; do rel+=("$(cd "$(dirname "$c")" && pwd)/$(basename "$c")"); done
+
+rm -rf "$out"
+mkdir -p "$out"
+# The standard tier disks every case may use; all unthrottled so that the
+# suite's time goes into the checks, not into emulated seek time.
+"$top/tests/vm/run.sh" --kernel "$series" --out "$out" --mem "$mem" \
+	--timeout "$timeout" \
+	--disk a:64 --disk b:256 --disk c:256 --disk d:256 \
+	-- "$top/tests/vm/guest-cases.sh" "${rel[@]}" 2>"$out/run.err"
+rc=$?
+failed=0
+for c in "${rel[@]}"; do
+	name=$(basename "$c" .sh)
+	r=$out/cases/$name.res
+	if [ ! -f "$r" ]; then
+		echo "not ok $series/$name: no result (the VM stopped before this case)"
+		failed=1
+		continue
+	fi
+	sed -nE 's@^(not ok|ok) @\1 '"$series"'/@p' "$r"
+	grep -q '^not ok' "$r" && failed=1
+	grep '^#' "$r"
+done
+if [ $rc -ne 0 ]; then
+	echo "not ok $series/vm: $(head -n 1 "$out/run.err") (exit $rc)"
+	sed 's/^/# /' "$out/run.err" | tail -n +2 | head -n 25
+	failed=1
+else
+	echo "ok $series/vm"
+fi
+exit $failed
