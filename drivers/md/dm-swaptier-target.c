@@ -1,0 +1,1088 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dm-swaptier: a device-mapper target for swap over tiered devices.
+ *
+ * Swap writes logical 4 KiB blocks; the target maps each one to a physical
+ * block on one of several tier devices (fastest first) and chooses that
+ * block only when the write is submitted, from a per-CPU open extent on the
+ * fastest tier with room. Consecutive writes therefore land next to each
+ * other and merge below us, whatever swap slots they came from.
+ *
+ * The map is volatile, like swap itself: it lives in memory only, and is
+ * shared by the old and new table of a reload with the same tiers.
+ *
+ * See Documentation/admin-guide/device-mapper/dm-swaptier.rst.
+ */
+#include "dm-swaptier-compat.h"
+#include "dm-swaptier-map.h"
+
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/device-mapper.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#define DM_MSG_PREFIX "swaptier"
+
+/* Queue the worker once this many freed blocks wait to be reclaimed. */
+#define SWT_RECLAIM_KICK	256U
+#define SWT_RECLAIM_BATCH	1024U
+/* Largest discard issued to a tier in one go (passdown), in blocks. */
+#define SWT_TRIM_MAX		4096U
+/* Blocks looked up under the lock at a time by the map message. */
+#define SWT_MSG_CHUNK		4096U
+
+enum swt_pool_flags {
+	SWT_POOL_FAILED,	/* an internal inconsistency was found */
+};
+
+struct swt_pool_stats {
+	u64 zero_reads;		/* reads of unmapped blocks, served as zeros */
+	u64 discards;		/* discard and write-zeroes bios */
+	u64 discarded;		/* blocks they unmapped */
+	u64 deferred;		/* writes that waited for a free block */
+	u64 trims;		/* discards passed down to tiers */
+};
+
+/*
+ * The in-core state of one dm-swaptier device: shared by the tables of
+ * that device which name the same tiers, so that a reload keeps the map.
+ */
+struct swt_pool {
+	struct list_head list;		/* on swt_pools */
+	struct mapped_device *md;
+	unsigned int ref;		/* tables using it, under swt_pools_lock */
+	unsigned int nr_tiers;
+	dev_t tier_dev[SWT_MAX_TIERS];
+	struct block_device *bdev[SWT_MAX_TIERS];
+	bool tier_can_trim[SWT_MAX_TIERS];
+
+	spinlock_t lock;		/* protects everything below */
+	struct swt_map map;
+	struct bio_list deferred;	/* writes waiting for a free block */
+	struct swt_pool_stats st;
+	unsigned long flags;
+
+	struct workqueue_struct *wq;
+	struct work_struct worker;
+};
+
+/* One table's instance: its devices and its options. */
+struct swt_target {
+	struct dm_target *ti;
+	struct swt_pool *pool;
+	unsigned int nr_tiers;
+	struct dm_dev *dev[SWT_MAX_TIERS];
+	u32 tier_blocks[SWT_MAX_TIERS];
+	bool discard_passdown;
+	u32 frontier_blocks;		/* 0: not given */
+	u32 reserve_blocks;		/* 0: not given */
+};
+
+enum swt_bio_kind {
+	SWT_BIO_OTHER,
+	SWT_BIO_READ,
+	SWT_BIO_WRITE,
+};
+
+/* Per-bio data: what end_io must undo or publish. */
+struct swt_bio {
+	swt_lblk_t lblk;
+	swt_pblk_t pblk;
+	u32 len;
+	u8 kind;
+	u8 tier;
+	u8 ticket;
+};
+
+static DEFINE_MUTEX(swt_pools_lock);
+static LIST_HEAD(swt_pools);
+
+/*----------------------------------------------------------------*/
+
+/*
+ * ti->error must outlive the constructor, so formatted errors go into a
+ * small ring of static buffers. The last byte of each is never written, so
+ * a reader always finds a terminator even if a slot is reused under it.
+ */
+#define SWT_ERR_SLOTS	8
+#define SWT_ERR_LEN	160
+static char swt_err_buf[SWT_ERR_SLOTS][SWT_ERR_LEN];
+static atomic_t swt_err_next = ATOMIC_INIT(0);
+
+static __printf(2, 3) void swt_ctr_error(struct dm_target *ti,
+					 const char *fmt, ...)
+{
+	unsigned int i = (unsigned int)atomic_inc_return(&swt_err_next) %
+			 SWT_ERR_SLOTS;
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(swt_err_buf[i], SWT_ERR_LEN - 1, fmt, args);
+	va_end(args);
+	ti->error = swt_err_buf[i];
+}
+
+/*----------------------------------------------------------------*/
+
+static bool __swt_kick_needed(struct swt_pool *pool)
+{
+	return !bio_list_empty(&pool->deferred) || pool->map.trim.count ||
+	       pool->map.ready.count >= SWT_RECLAIM_KICK;
+}
+
+static void swt_remap(struct swt_pool *pool, struct bio *bio,
+		      unsigned int tier, swt_pblk_t pblk)
+{
+	bio_set_dev(bio, pool->bdev[tier]);
+	bio->bi_iter.bi_sector =
+		(sector_t)swt_map_tier_offset(&pool->map, pblk) * SWT_BLOCK_SECTORS;
+}
+
+static swt_lblk_t swt_bio_lblk(struct dm_target *ti, struct bio *bio)
+{
+	return to_lblk(dm_target_offset(ti, bio->bi_iter.bi_sector) /
+		       SWT_BLOCK_SECTORS);
+}
+
+static int swt_map_read(struct swt_target *st, struct bio *bio,
+			struct swt_bio *sb)
+{
+	struct swt_pool *pool = st->pool;
+	u32 nr = bio_sectors(bio) / SWT_BLOCK_SECTORS;
+	struct swt_extent e;
+	unsigned long flags;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	swt_map_lookup(&pool->map, sb->lblk, nr, &e);
+	if (e.pblk != SWT_NO_PBLK) {
+		sb->kind = SWT_BIO_READ;
+		sb->pblk = e.pblk;
+		sb->ticket = swt_map_read_begin(&pool->map);
+		sb->tier = e.tier;
+		pool->map.tier[e.tier].st.reads++;
+	} else {
+		pool->st.zero_reads++;
+	}
+	spin_unlock_irqrestore(&pool->lock, flags);
+
+	if (e.len < nr)
+		dm_accept_partial_bio(bio, e.len * SWT_BLOCK_SECTORS);
+	if (e.pblk == SWT_NO_PBLK) {
+		zero_fill_bio(bio);
+		bio_endio(bio);
+		return DM_MAPIO_SUBMITTED;
+	}
+	swt_remap(pool, bio, e.tier, e.pblk);
+	return DM_MAPIO_REMAPPED;
+}
+
+static void __swt_start_write(struct swt_pool *pool, struct swt_bio *sb,
+			      const struct swt_alloc *a)
+{
+	sb->kind = SWT_BIO_WRITE;
+	sb->pblk = a->pblk;
+	sb->len = a->len;
+	sb->tier = a->tier;
+}
+
+static int swt_map_write(struct swt_target *st, struct bio *bio,
+			 struct swt_bio *sb)
+{
+	struct swt_pool *pool = st->pool;
+	u32 nr = bio_sectors(bio) / SWT_BLOCK_SECTORS;
+	struct swt_alloc a;
+	unsigned long flags;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	if (likely(bio_list_empty(&pool->deferred)) &&
+	    swt_map_alloc(&pool->map, smp_processor_id(), nr, &a)) {
+		__swt_start_write(pool, sb, &a);
+		spin_unlock_irqrestore(&pool->lock, flags);
+		if (a.len < nr)
+			dm_accept_partial_bio(bio, a.len * SWT_BLOCK_SECTORS);
+		swt_remap(pool, bio, a.tier, a.pblk);
+		return DM_MAPIO_REMAPPED;
+	}
+
+	/*
+	 * No block is free right now: blocks held by in-flight writes and
+	 * reads come back when those complete, and the worker retries. The
+	 * worker cannot split a bio, so only the first block waits.
+	 */
+	if (nr > 1)
+		dm_accept_partial_bio(bio, SWT_BLOCK_SECTORS);
+	sb->len = 1;
+	bio_list_add(&pool->deferred, bio);
+	pool->st.deferred++;
+	spin_unlock_irqrestore(&pool->lock, flags);
+	queue_work(pool->wq, &pool->worker);
+	return DM_MAPIO_SUBMITTED;
+}
+
+/* Discard and write zeroes: unmapped blocks read as zeros. */
+static int swt_map_discard(struct swt_target *st, struct bio *bio,
+			   struct swt_bio *sb)
+{
+	struct swt_pool *pool = st->pool;
+	u32 l = from_lblk(sb->lblk);
+	u32 left = bio_sectors(bio) / SWT_BLOCK_SECTORS;
+	unsigned long flags;
+	bool kick;
+	u32 n;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	pool->st.discards++;
+	pool->st.discarded += left;
+	/*
+	 * A discard of the whole device (swapon --discard) must not keep
+	 * interrupts off throughout: drop the lock between chunks.
+	 */
+	while (left) {
+		n = min(left, SWT_MSG_CHUNK);
+		swt_map_unmap(&pool->map, to_lblk(l), n);
+		l += n;
+		left -= n;
+		if (left) {
+			spin_unlock_irqrestore(&pool->lock, flags);
+			spin_lock_irqsave(&pool->lock, flags);
+		}
+	}
+	kick = __swt_kick_needed(pool);
+	spin_unlock_irqrestore(&pool->lock, flags);
+	if (kick)
+		queue_work(pool->wq, &pool->worker);
+	bio_endio(bio);
+	return DM_MAPIO_SUBMITTED;
+}
+
+static int swt_map_bio(struct dm_target *ti, struct bio *bio)
+{
+	struct swt_target *st = ti->private;
+	struct swt_bio *sb = dm_per_bio_data(bio, sizeof(*sb));
+
+	sb->kind = SWT_BIO_OTHER;
+	if (unlikely(test_bit(SWT_POOL_FAILED, &st->pool->flags)))
+		return DM_MAPIO_KILL;
+
+	if (bio->bi_opf & REQ_PREFLUSH) {
+		/* dm core sends one empty flush per tier (num_flush_bios) */
+		bio_set_dev(bio, st->dev[dm_bio_get_target_bio_nr(bio)]->bdev);
+		return DM_MAPIO_REMAPPED;
+	}
+
+	sb->lblk = swt_bio_lblk(ti, bio);
+	if (unlikely((bio->bi_iter.bi_sector | bio_sectors(bio)) &
+		     (SWT_BLOCK_SECTORS - 1))) {
+		DMERR_LIMIT("I/O not aligned to 4 KiB blocks");
+		return DM_MAPIO_KILL;
+	}
+	if (!bio_sectors(bio)) {
+		bio_endio(bio);
+		return DM_MAPIO_SUBMITTED;
+	}
+
+	switch (bio_op(bio)) {
+	case REQ_OP_READ:
+		return swt_map_read(st, bio, sb);
+	case REQ_OP_WRITE:
+		return swt_map_write(st, bio, sb);
+	case REQ_OP_DISCARD:
+	case REQ_OP_WRITE_ZEROES:
+		return swt_map_discard(st, bio, sb);
+	default:
+		return DM_MAPIO_KILL;
+	}
+}
+
+static int swt_end_io(struct dm_target *ti, struct bio *bio,
+		      blk_status_t *error)
+{
+	struct swt_target *st = ti->private;
+	struct swt_pool *pool = st->pool;
+	struct swt_bio *sb = dm_per_bio_data(bio, sizeof(*sb));
+	struct swt_tier_stats *ts;
+	unsigned long flags;
+	bool kick;
+
+	if (sb->kind == SWT_BIO_OTHER)
+		return DM_ENDIO_DONE;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	ts = &pool->map.tier[sb->tier].st;
+	if (sb->kind == SWT_BIO_READ) {
+		swt_map_read_end(&pool->map, sb->ticket);
+	} else if (*error) {
+		/* the block keeps its previous mapping */
+		swt_map_abort(&pool->map, sb->pblk, sb->len);
+	} else {
+		swt_map_commit(&pool->map, sb->lblk, sb->pblk, sb->len);
+		ts->writes++;
+	}
+	if (*error)
+		ts->errors++;
+	kick = __swt_kick_needed(pool);
+	spin_unlock_irqrestore(&pool->lock, flags);
+
+	if (*error)
+		DMERR_LIMIT("tier %u: %s error %d at block %u", sb->tier,
+			    sb->kind == SWT_BIO_READ ? "read" : "write",
+			    blk_status_to_errno(*error),
+			    swt_map_tier_offset(&pool->map, sb->pblk));
+	if (kick)
+		queue_work(pool->wq, &pool->worker);
+	return DM_ENDIO_DONE;
+}
+
+/*----------------------------------------------------------------*/
+
+/* Give the ready chain back to the tiers, a batch at a time. */
+static void swt_do_reclaim(struct swt_pool *pool)
+{
+	bool more;
+
+	do {
+		spin_lock_irq(&pool->lock);
+		swt_map_reclaim(&pool->map, SWT_RECLAIM_BATCH);
+		more = swt_map_reclaim_pending(&pool->map);
+		spin_unlock_irq(&pool->lock);
+		cond_resched();
+	} while (more);
+}
+
+/* discard_passdown: discard freed runs on their tier before reuse. */
+static void swt_do_trims(struct swt_pool *pool)
+{
+	unsigned int tier;
+	swt_pblk_t pblk;
+	bool got;
+	u32 len;
+
+	for (;;) {
+		spin_lock_irq(&pool->lock);
+		got = swt_map_trim_next(&pool->map, SWT_TRIM_MAX, &pblk, &len,
+					&tier);
+		if (got)
+			pool->st.trims++;
+		spin_unlock_irq(&pool->lock);
+		if (!got)
+			break;
+		/* Advisory: a failed discard only means the space stays used
+		 * on the tier; the block is free for us either way. */
+		blkdev_issue_discard(pool->bdev[tier],
+				     (sector_t)swt_map_tier_offset(&pool->map, pblk) *
+				     SWT_BLOCK_SECTORS,
+				     (sector_t)len * SWT_BLOCK_SECTORS, GFP_NOIO);
+		spin_lock_irq(&pool->lock);
+		swt_map_trim_done(&pool->map, pblk, len);
+		spin_unlock_irq(&pool->lock);
+	}
+}
+
+/* Writes that found no free block: place them now, in arrival order. */
+static void swt_do_deferred(struct swt_pool *pool)
+{
+	struct swt_bio *sb;
+	struct swt_alloc a;
+	struct bio *bio;
+
+	for (;;) {
+		spin_lock_irq(&pool->lock);
+		bio = bio_list_peek(&pool->deferred);
+		if (!bio || !swt_map_alloc(&pool->map, smp_processor_id(), 1,
+					   &a)) {
+			spin_unlock_irq(&pool->lock);
+			return;
+		}
+		bio_list_pop(&pool->deferred);
+		sb = dm_per_bio_data(bio, sizeof(*sb));
+		__swt_start_write(pool, sb, &a);
+		spin_unlock_irq(&pool->lock);
+
+		swt_remap(pool, bio, a.tier, a.pblk);
+		dm_submit_bio_remap(bio, NULL);
+	}
+}
+
+static void swt_worker(struct work_struct *work)
+{
+	struct swt_pool *pool = container_of(work, struct swt_pool, worker);
+
+	swt_do_reclaim(pool);
+	swt_do_trims(pool);
+	swt_do_deferred(pool);
+}
+
+/*----------------------------------------------------------------*/
+
+static void swt_pool_destroy(struct swt_pool *pool)
+{
+	if (pool->wq)
+		destroy_workqueue(pool->wq);
+	swt_map_destroy(&pool->map);
+	kfree(pool);
+}
+
+static struct swt_pool *swt_pool_create(struct dm_target *ti,
+					struct swt_target *st, u32 nr_logical,
+					u32 reserve)
+{
+	struct swt_pool *pool;
+	unsigned int t;
+	int r;
+
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	if (!pool) {
+		ti->error = "Cannot allocate the pool";
+		return ERR_PTR(-ENOMEM);
+	}
+	spin_lock_init(&pool->lock);
+	bio_list_init(&pool->deferred);
+	INIT_WORK(&pool->worker, swt_worker);
+	pool->md = dm_table_get_md(ti->table);
+	pool->nr_tiers = st->nr_tiers;
+	for (t = 0; t < st->nr_tiers; t++) {
+		pool->tier_dev[t] = st->dev[t]->bdev->bd_dev;
+		pool->bdev[t] = st->dev[t]->bdev;
+	}
+
+	r = swt_map_create(&pool->map, nr_logical, st->nr_tiers,
+			   st->tier_blocks, reserve, nr_cpu_ids,
+			   st->frontier_blocks ?: SWT_FRONTIER_DEFAULT);
+	if (r) {
+		ti->error = "Cannot allocate the block map";
+		goto bad;
+	}
+	pool->wq = alloc_workqueue("dm-" DM_MSG_PREFIX, WQ_MEM_RECLAIM, 0);
+	if (!pool->wq) {
+		ti->error = "Cannot allocate the workqueue";
+		r = -ENOMEM;
+		goto bad;
+	}
+	pool->ref = 1;
+	return pool;
+
+bad:
+	swt_pool_destroy(pool);
+	return ERR_PTR(r);
+}
+
+static bool swt_pool_same_tiers(struct swt_pool *pool, struct swt_target *st)
+{
+	unsigned int t;
+
+	if (pool->nr_tiers != st->nr_tiers)
+		return false;
+	for (t = 0; t < st->nr_tiers; t++)
+		if (pool->tier_dev[t] != st->dev[t]->bdev->bd_dev ||
+		    pool->map.tier[t].nr_blocks != st->tier_blocks[t])
+			return false;
+	return true;
+}
+
+/*
+ * Find the pool of this device (a reload) or make a new one. A reload
+ * with the same tiers and length shares the pool, and so the map; one that
+ * changes them gets a new pool, which preresume refuses to bring up while
+ * the old one still maps blocks.
+ */
+static int swt_pool_bind(struct dm_target *ti, struct swt_target *st,
+			 u32 nr_logical, u32 reserve)
+{
+	struct mapped_device *md = dm_table_get_md(ti->table);
+	struct swt_pool *pool;
+	int r = 0;
+
+	mutex_lock(&swt_pools_lock);
+	list_for_each_entry(pool, &swt_pools, list) {
+		if (pool->md != md)
+			continue;
+		if (swt_pool_same_tiers(pool, st) &&
+		    pool->map.nr_logical == nr_logical) {
+			pool->ref++;
+			st->pool = pool;
+			goto out;
+		}
+		break;
+	}
+	pool = swt_pool_create(ti, st, nr_logical, reserve);
+	if (IS_ERR(pool)) {
+		r = PTR_ERR(pool);
+		goto out;
+	}
+	list_add(&pool->list, &swt_pools);
+	st->pool = pool;
+out:
+	mutex_unlock(&swt_pools_lock);
+	return r;
+}
+
+static void swt_pool_put(struct swt_pool *pool)
+{
+	mutex_lock(&swt_pools_lock);
+	if (--pool->ref) {
+		mutex_unlock(&swt_pools_lock);
+		return;
+	}
+	list_del(&pool->list);
+	mutex_unlock(&swt_pools_lock);
+	swt_pool_destroy(pool);
+}
+
+/*----------------------------------------------------------------*/
+
+static void swt_destroy(struct swt_target *st)
+{
+	unsigned int t;
+
+	if (st->pool)
+		swt_pool_put(st->pool);
+	for (t = 0; t < st->nr_tiers; t++)
+		if (st->dev[t])
+			dm_put_device(st->ti, st->dev[t]);
+	kfree(st);
+}
+
+static int swt_parse_tiers(struct dm_target *ti, struct swt_target *st,
+			   struct dm_arg_set *as)
+{
+	static const struct dm_arg arg = {
+		1, SWT_MAX_TIERS, "Invalid number of tiers: must be 1 to 8"
+	};
+	unsigned int nr, t, u;
+	const char *path;
+	sector_t sectors;
+	int r;
+
+	r = dm_read_arg(&arg, as, &nr, &ti->error);
+	if (r)
+		return r;
+	if (as->argc < nr) {
+		swt_ctr_error(ti, "Expected %u tier devices, got %u", nr,
+			      as->argc);
+		return -EINVAL;
+	}
+	for (t = 0; t < nr; t++) {
+		path = dm_shift_arg(as);
+		r = dm_get_device(ti, path, dm_table_get_mode(ti->table),
+				  &st->dev[t]);
+		if (r) {
+			swt_ctr_error(ti, "Error opening tier device %.100s",
+				      path);
+			return r;
+		}
+		st->nr_tiers = t + 1;
+		for (u = 0; u < t; u++) {
+			if (st->dev[u]->bdev->bd_dev == st->dev[t]->bdev->bd_dev) {
+				swt_ctr_error(ti, "Tier device %.100s is listed twice",
+					      path);
+				return -EINVAL;
+			}
+		}
+		if (bdev_logical_block_size(st->dev[t]->bdev) > (1U << SWT_BLOCK_SHIFT)) {
+			swt_ctr_error(ti, "Tier device %.100s has blocks larger than 4 KiB",
+				      path);
+			return -EINVAL;
+		}
+		sectors = bdev_nr_sectors(st->dev[t]->bdev);
+		if (sectors < SWT_BLOCK_SECTORS ||
+		    sectors / SWT_BLOCK_SECTORS > SWT_MAX_BLOCKS) {
+			swt_ctr_error(ti, "Tier device %.100s: size %llu sectors is out of range",
+				      path, (unsigned long long)sectors);
+			return -EINVAL;
+		}
+		st->tier_blocks[t] = sectors / SWT_BLOCK_SECTORS;
+	}
+	return 0;
+}
+
+/* Read the value of option @name into @v, once. */
+static int swt_parse_value(struct dm_target *ti, struct dm_arg_set *as,
+			   unsigned int *left, const char *name,
+			   const struct dm_arg *range, u32 *v)
+{
+	unsigned int val;
+
+	if (*v) {
+		swt_ctr_error(ti, "Optional argument %s given twice", name);
+		return -EINVAL;
+	}
+	if (!*left) {
+		swt_ctr_error(ti, "Optional argument %s needs a value", name);
+		return -EINVAL;
+	}
+	(*left)--;
+	if (dm_read_arg(range, as, &val, &ti->error))
+		return -EINVAL;
+	*v = val;
+	return 0;
+}
+
+static int swt_parse_options(struct dm_target *ti, struct swt_target *st,
+			     struct dm_arg_set *as)
+{
+	static const struct dm_arg group = {
+		0, 8, "Invalid number of optional arguments"
+	};
+	static const struct dm_arg frontier = {
+		SWT_FRONTIER_MIN, SWT_FRONTIER_MAX,
+		"Invalid frontier_blocks: must be 8 to 65536"
+	};
+	static const struct dm_arg reserve = {
+		SWT_RESERVE_MIN, SWT_MAX_BLOCKS,
+		"Invalid reserve_blocks: must be at least 16"
+	};
+	unsigned int left;
+	const char *name;
+	int r;
+
+	if (!as->argc)
+		return 0;
+	r = dm_read_arg_group(&group, as, &left, &ti->error);
+	if (r)
+		return r;
+	while (left) {
+		name = dm_shift_arg(as);
+		left--;
+		if (!strcasecmp(name, "discard_passdown")) {
+			if (st->discard_passdown) {
+				ti->error = "Optional argument discard_passdown given twice";
+				return -EINVAL;
+			}
+			st->discard_passdown = true;
+		} else if (!strcasecmp(name, "frontier_blocks")) {
+			r = swt_parse_value(ti, as, &left, "frontier_blocks",
+					    &frontier, &st->frontier_blocks);
+		} else if (!strcasecmp(name, "reserve_blocks")) {
+			r = swt_parse_value(ti, as, &left, "reserve_blocks",
+					    &reserve, &st->reserve_blocks);
+		} else {
+			swt_ctr_error(ti, "Unknown optional argument %.60s", name);
+			return -EINVAL;
+		}
+		if (r)
+			return r;
+	}
+	if (as->argc) {
+		swt_ctr_error(ti, "Unexpected argument %.60s after the optional arguments",
+			      dm_shift_arg(as));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* <len> must fit in the tiers less the relocation reserve. */
+static int swt_check_length(struct dm_target *ti, struct swt_target *st,
+			    u32 *nr_logical, u32 *reserve)
+{
+	u64 total = 0, max;
+	unsigned int t;
+
+	for (t = 0; t < st->nr_tiers; t++)
+		total += st->tier_blocks[t];
+	if (total > SWT_MAX_BLOCKS) {
+		ti->error = "Tiers hold more than 2^31 blocks";
+		return -EINVAL;
+	}
+	*reserve = st->reserve_blocks ?: swt_map_default_reserve(total);
+	max = total > *reserve ? total - *reserve : 0;
+	if (!ti->len || ti->len % SWT_BLOCK_SECTORS) {
+		ti->error = "Device length must be a positive multiple of 8 sectors";
+		return -EINVAL;
+	}
+	if (ti->len / SWT_BLOCK_SECTORS > max) {
+		swt_ctr_error(ti, "Device length %llu sectors exceeds the maximum of %llu sectors (tiers less a reserve of %u blocks)",
+			      (unsigned long long)ti->len,
+			      (unsigned long long)max * SWT_BLOCK_SECTORS,
+			      *reserve);
+		return -EINVAL;
+	}
+	*nr_logical = ti->len / SWT_BLOCK_SECTORS;
+	return 0;
+}
+
+/*
+ * <#tiers> <tier_dev>... [<#opt_args> <opt_arg>...]
+ */
+static int swt_ctr(struct dm_target *ti, unsigned int argc, char **argv)
+{
+	struct dm_arg_set as = { .argc = argc, .argv = argv };
+	struct swt_target *st;
+	u32 nr_logical, reserve;
+	int r;
+
+	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	if (!st) {
+		ti->error = "Cannot allocate the target";
+		return -ENOMEM;
+	}
+	st->ti = ti;
+
+	r = swt_parse_tiers(ti, st, &as);
+	if (r)
+		goto bad;
+	r = swt_parse_options(ti, st, &as);
+	if (r)
+		goto bad;
+	r = swt_check_length(ti, st, &nr_logical, &reserve);
+	if (r)
+		goto bad;
+	r = swt_pool_bind(ti, st, nr_logical, reserve);
+	if (r)
+		goto bad;
+
+	ti->num_flush_bios = st->nr_tiers;
+	ti->num_discard_bios = 1;
+	ti->num_write_zeroes_bios = 1;
+	ti->discards_supported = true;
+	ti->per_io_data_size = sizeof(struct swt_bio);
+	ti->accounts_remapped_io = true;
+	ti->private = st;
+	return 0;
+
+bad:
+	swt_destroy(st);
+	return r;
+}
+
+static void swt_dtr(struct dm_target *ti)
+{
+	swt_destroy(ti->private);
+}
+
+/*----------------------------------------------------------------*/
+
+/* A new table that changes the tiers must not drop a live map. */
+static int swt_preresume(struct dm_target *ti)
+{
+	struct swt_target *st = ti->private;
+	struct swt_pool *pool;
+	int r = 0;
+
+	mutex_lock(&swt_pools_lock);
+	list_for_each_entry(pool, &swt_pools, list) {
+		if (pool != st->pool && pool->md == st->pool->md &&
+		    READ_ONCE(pool->map.nr_mapped)) {
+			DMERR("cannot change the tier devices or length while %u blocks are mapped",
+			      pool->map.nr_mapped);
+			r = -EBUSY;
+			break;
+		}
+	}
+	mutex_unlock(&swt_pools_lock);
+	return r;
+}
+
+static void swt_resume(struct dm_target *ti)
+{
+	struct swt_target *st = ti->private;
+	struct swt_pool *pool = st->pool;
+	u32 mask = 0;
+	unsigned int t;
+
+	for (t = 0; t < st->nr_tiers; t++) {
+		pool->tier_can_trim[t] = bdev_max_discard_sectors(st->dev[t]->bdev);
+		if (st->discard_passdown && pool->tier_can_trim[t])
+			mask |= 1U << t;
+	}
+	spin_lock_irq(&pool->lock);
+	pool->map.trim_mask = mask;
+	pool->map.frontier_blocks = st->frontier_blocks ?: SWT_FRONTIER_DEFAULT;
+	spin_unlock_irq(&pool->lock);
+}
+
+static void swt_postsuspend(struct dm_target *ti)
+{
+	struct swt_target *st = ti->private;
+
+	/* No bio is in flight now; let the last trims finish. */
+	flush_work(&st->pool->worker);
+}
+
+/*----------------------------------------------------------------*/
+
+static void swt_status_info(struct swt_target *st, char *result,
+			    unsigned int maxlen, unsigned int sz)
+{
+	struct swt_pool *pool = st->pool;
+	struct swt_map *m = &pool->map;
+	unsigned int t;
+
+	spin_lock_irq(&pool->lock);
+	DMEMIT("%u", m->nr_tiers);
+	for (t = 0; t < m->nr_tiers; t++)
+		DMEMIT(" %u %u %llu %llu %llu", m->tier[t].nr_mapped,
+		       m->tier[t].nr_blocks, m->tier[t].st.reads,
+		       m->tier[t].st.writes, m->tier[t].st.errors);
+	DMEMIT(" %u %u %llu %llu %llu %u %llu",
+	       m->nr_mapped, m->nr_logical, m->seq_writes, m->write_allocs,
+	       pool->st.deferred,
+	       m->nr_pending + m->ready.count + m->trim.count,
+	       swt_map_bytes(m));
+	spin_unlock_irq(&pool->lock);
+	DMEMIT(" %s", test_bit(SWT_POOL_FAILED, &pool->flags) ? "Fail" : "rw");
+}
+
+static void swt_status(struct dm_target *ti, status_type_t type,
+		       unsigned int status_flags, char *result,
+		       unsigned int maxlen)
+{
+	struct swt_target *st = ti->private;
+	unsigned int sz = 0, t, nopt;
+
+	switch (type) {
+	case STATUSTYPE_INFO:
+		swt_status_info(st, result, maxlen, sz);
+		break;
+	case STATUSTYPE_TABLE:
+		DMEMIT("%u", st->nr_tiers);
+		for (t = 0; t < st->nr_tiers; t++)
+			DMEMIT(" %s", st->dev[t]->name);
+		nopt = st->discard_passdown + 2 * !!st->frontier_blocks +
+		       2 * !!st->reserve_blocks;
+		if (!nopt)
+			break;
+		DMEMIT(" %u", nopt);
+		if (st->discard_passdown)
+			DMEMIT(" discard_passdown");
+		if (st->frontier_blocks)
+			DMEMIT(" frontier_blocks %u", st->frontier_blocks);
+		if (st->reserve_blocks)
+			DMEMIT(" reserve_blocks %u", st->reserve_blocks);
+		break;
+	case STATUSTYPE_IMA:
+		DMEMIT_TARGET_NAME_VERSION(ti->type);
+		DMEMIT(",tiers=%u", st->nr_tiers);
+		for (t = 0; t < st->nr_tiers; t++)
+			DMEMIT(",tier_%u_name=%s", t, st->dev[t]->name);
+		DMEMIT(",discard_passdown=%c,frontier_blocks=%u,reserve_blocks=%u;",
+		       st->discard_passdown ? 'y' : 'n',
+		       st->pool->map.frontier_blocks, st->pool->map.reserve);
+		break;
+	}
+}
+
+/*----------------------------------------------------------------*/
+
+static int swt_parse_u32(const char *s, u32 *v)
+{
+	return kstrtou32(s, 10, v);
+}
+
+/* Print one extent of the map message. */
+static unsigned int swt_emit_extent(struct swt_map *m, const struct swt_extent *e,
+				    char *result, unsigned int maxlen,
+				    unsigned int sz)
+{
+	if (e->pblk == SWT_NO_PBLK)
+		DMEMIT("%u %u - -\n", from_lblk(e->lblk), e->len);
+	else
+		DMEMIT("%u %u %u %u\n", from_lblk(e->lblk), e->len, e->tier,
+		       swt_map_tier_offset(m, e->pblk));
+	return sz;
+}
+
+/* map <first_block> <count>: the mapping as run-length extents. */
+static int swt_msg_map(struct swt_pool *pool, unsigned int argc, char **argv,
+		       char *result, unsigned int maxlen)
+{
+	struct swt_map *m = &pool->map;
+	struct swt_extent cur, e;
+	unsigned int sz = 0;
+	u32 first, count, l, end, n;
+
+	if (argc != 3 || swt_parse_u32(argv[1], &first) ||
+	    swt_parse_u32(argv[2], &count) || !count) {
+		DMWARN("map message: usage is 'map <first_block> <count>'");
+		return -EINVAL;
+	}
+	if (first >= m->nr_logical || count > m->nr_logical - first) {
+		DMWARN("map message: blocks %u+%u are beyond the device's %u blocks",
+		       first, count, m->nr_logical);
+		return -EINVAL;
+	}
+
+	cur.len = 0;
+	end = first + count;
+	for (l = first; l < end; l += n) {
+		spin_lock_irq(&pool->lock);
+		swt_map_lookup(m, to_lblk(l), min(end - l, SWT_MSG_CHUNK), &e);
+		spin_unlock_irq(&pool->lock);
+		n = e.len;
+		/* Lookups stop at chunk ends; join what continues. */
+		if (cur.len && ((e.pblk == SWT_NO_PBLK && cur.pblk == SWT_NO_PBLK) ||
+				(e.pblk != SWT_NO_PBLK && cur.pblk != SWT_NO_PBLK &&
+				 e.tier == cur.tier &&
+				 from_pblk(e.pblk) == from_pblk(cur.pblk) + cur.len))) {
+			cur.len += e.len;
+			continue;
+		}
+		if (cur.len)
+			sz = swt_emit_extent(m, &cur, result, maxlen, sz);
+		cur = e;
+		cond_resched();
+	}
+	swt_emit_extent(m, &cur, result, maxlen, sz);
+	return 1;
+}
+
+static int swt_msg_stats(struct swt_pool *pool, char *result,
+			 unsigned int maxlen)
+{
+	struct swt_map *m = &pool->map;
+	unsigned int sz = 0, t;
+
+	spin_lock_irq(&pool->lock);
+	for (t = 0; t < m->nr_tiers; t++)
+		DMEMIT("tier%u: mapped=%u blocks=%u free=%u reads=%llu writes=%llu errors=%llu\n",
+		       t, m->tier[t].nr_mapped, m->tier[t].nr_blocks,
+		       m->tier[t].nr_free, m->tier[t].st.reads,
+		       m->tier[t].st.writes, m->tier[t].st.errors);
+	DMEMIT("mapped=%u logical=%u physical=%u reserve=%u\n",
+	       m->nr_mapped, m->nr_logical, m->nr_physical, m->reserve);
+	DMEMIT("write_allocs=%llu seq_writes=%llu deferred=%llu\n",
+	       m->write_allocs, m->seq_writes, pool->st.deferred);
+	DMEMIT("zero_reads=%llu discards=%llu discarded_blocks=%llu trims=%llu\n",
+	       pool->st.zero_reads, pool->st.discards, pool->st.discarded,
+	       pool->st.trims);
+	DMEMIT("pending=%u ready=%u trimming=%u\n",
+	       m->nr_pending, m->ready.count, m->trim.count);
+	DMEMIT("map_bytes=%llu frontier_blocks=%u\n", swt_map_bytes(m),
+	       m->frontier_blocks);
+	spin_unlock_irq(&pool->lock);
+	return 1;
+}
+
+static void swt_msg_clear_stats(struct swt_pool *pool)
+{
+	struct swt_map *m = &pool->map;
+	unsigned int t;
+
+	spin_lock_irq(&pool->lock);
+	for (t = 0; t < m->nr_tiers; t++)
+		memset(&m->tier[t].st, 0, sizeof(m->tier[t].st));
+	memset(&pool->st, 0, sizeof(pool->st));
+	m->seq_writes = 0;
+	m->write_allocs = 0;
+	spin_unlock_irq(&pool->lock);
+}
+
+/* check: verify every invariant of the map (O(blocks), for tests). */
+static int swt_msg_check(struct swt_pool *pool, char *result,
+			 unsigned int maxlen)
+{
+	unsigned int sz = 0;
+	u32 bad;
+	int r;
+
+	spin_lock_irq(&pool->lock);
+	r = swt_map_check(&pool->map, &bad);
+	spin_unlock_irq(&pool->lock);
+	if (r) {
+		DMERR("map check failed: invariant %d at %u", -r, bad);
+		set_bit(SWT_POOL_FAILED, &pool->flags);
+		DMEMIT("error %d %u\n", -r, bad);
+	} else {
+		DMEMIT("ok\n");
+	}
+	return 1;
+}
+
+static int swt_message(struct dm_target *ti, unsigned int argc, char **argv,
+		       char *result, unsigned int maxlen)
+{
+	struct swt_target *st = ti->private;
+	struct swt_pool *pool = st->pool;
+
+	if (!argc)
+		return -EINVAL;
+	if (!strcasecmp(argv[0], "map"))
+		return swt_msg_map(pool, argc, argv, result, maxlen);
+	if (argc != 1) {
+		DMWARN("message %s takes no arguments", argv[0]);
+		return -EINVAL;
+	}
+	if (!strcasecmp(argv[0], "stats"))
+		return swt_msg_stats(pool, result, maxlen);
+	if (!strcasecmp(argv[0], "check"))
+		return swt_msg_check(pool, result, maxlen);
+	if (!strcasecmp(argv[0], "clear_stats")) {
+		swt_msg_clear_stats(pool);
+		return 0;
+	}
+	DMWARN("unrecognised message '%.32s'", argv[0]);
+	return -EINVAL;
+}
+
+/*----------------------------------------------------------------*/
+
+static int swt_iterate_devices(struct dm_target *ti,
+			       iterate_devices_callout_fn fn, void *data)
+{
+	struct swt_target *st = ti->private;
+	unsigned int t;
+	int r = 0;
+
+	for (t = 0; t < st->nr_tiers && !r; t++)
+		r = fn(ti, st->dev[t], 0,
+		       (sector_t)st->tier_blocks[t] * SWT_BLOCK_SECTORS, data);
+	return r;
+}
+
+static void swt_io_hints(struct dm_target *ti, struct queue_limits *limits)
+{
+	const unsigned int bs = 1U << SWT_BLOCK_SHIFT;
+
+	/* 4 KiB blocks: no bio ever covers part of a block. */
+	limits->logical_block_size = max(limits->logical_block_size, bs);
+	limits->physical_block_size = max(limits->physical_block_size, bs);
+	limits->io_min = max(limits->io_min, bs);
+
+	/* We unmap discarded blocks ourselves, whatever the tiers support. */
+	limits->discard_granularity = bs;
+	limits->discard_alignment = 0;
+	swt_set_discard_limits(limits,
+			       round_down(UINT_MAX >> SECTOR_SHIFT, SWT_BLOCK_SECTORS));
+}
+
+static struct target_type swt_target_type = {
+	.name = "swaptier",
+	.version = { 1, 0, 0 },
+	.module = THIS_MODULE,
+	.ctr = swt_ctr,
+	.dtr = swt_dtr,
+	.map = swt_map_bio,
+	.end_io = swt_end_io,
+	.postsuspend = swt_postsuspend,
+	.preresume = swt_preresume,
+	.resume = swt_resume,
+	.status = swt_status,
+	.message = swt_message,
+	.iterate_devices = swt_iterate_devices,
+	.io_hints = swt_io_hints,
+};
+
+static int __init dm_swaptier_init(void)
+{
+	int r = dm_register_target(&swt_target_type);
+
+	if (r)
+		DMERR("register failed %d", r);
+	return r;
+}
+
+static void __exit dm_swaptier_exit(void)
+{
+	dm_unregister_target(&swt_target_type);
+}
+
+module_init(dm_swaptier_init);
+module_exit(dm_swaptier_exit);
+
+MODULE_DESCRIPTION(DM_NAME " target for swap over tiered devices");
+MODULE_AUTHOR("dm-swaptier developers");
+MODULE_LICENSE("GPL");

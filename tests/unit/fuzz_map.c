@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Fuzz drivers/md/dm-swaptier-map.c against a simple reference model.
+ *
+ * The input bytes are a geometry followed by a sequence of operations on a
+ * small map: start and complete writes (successfully or not), start and end
+ * reads, discard, reclaim, trim, close frontiers. Besides the map's own
+ * invariant check, the model checks what users rely on:
+ *   - after each committed write or discard, every logical block maps where
+ *     the model says (the latest completed write wins, discard unmaps);
+ *   - a block handed to a new write is reachable neither from the map nor
+ *     from any read still in flight (no foreign data, ever);
+ *   - once everything has completed and been reclaimed, every physical
+ *     block is free or mapped (nothing leaked or duplicated).
+ *
+ * Built with clang -fsanitize=fuzzer it is a libFuzzer target; built
+ * without, main() runs a fixed number of pseudo-random inputs.
+ */
+#include "dm-swaptier-map.h"
+#include "unit.h"
+#include <linux/kernel.h>
+
+unsigned long shim_warnings;
+long shim_fail_alloc_after = -1;
+long shim_live_allocs;
+
+#define MAX_LOG 512
+#define MAX_IO 64
+#define NONE 0xffffffffU
+
+struct io {
+	bool write;
+	u32 lblk, pblk, len;
+	unsigned int ticket;
+	u32 token[8];		/* reads: what each block held at start */
+};
+
+struct fz {
+	const u8 *d;
+	size_t n, pos;
+	struct swt_map m;
+	u32 model[MAX_LOG];	/* logical -> physical, NONE */
+	u32 *content;		/* physical -> token of the last write to it */
+	u32 token;
+	struct io io[MAX_IO];
+	unsigned int nio;
+};
+
+static u32 next(struct fz *f, u32 mod)
+{
+	u32 v = 0;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		v = (v << 8) | (f->pos < f->n ? f->d[f->pos++] : 0);
+	return mod ? v % mod : v;
+}
+
+static void fail(const char *what, u32 a, u32 b)
+{
+	fprintf(stderr, "fuzz_map: %s (%u, %u)\n", what, a, b);
+	abort();
+}
+
+static void check_map(struct fz *f)
+{
+	u32 bad;
+	int r = swt_map_check(&f->m, &bad);
+
+	if (r)
+		fail("map invariant broken", (u32)-r, bad);
+}
+
+static void check_lookup(struct fz *f, u32 l)
+{
+	struct swt_extent e;
+	u32 i;
+
+	swt_map_lookup(&f->m, to_lblk(l), f->m.nr_logical - l, &e);
+	for (i = 0; i < e.len; i++) {
+		u32 want = f->model[l + i];
+		u32 got = from_pblk(e.pblk) == NONE ? NONE : from_pblk(e.pblk) + i;
+
+		if (want != got)
+			fail("lookup disagrees with model", l + i, got);
+		if (got != NONE && swt_map_tier_of(&f->m, to_pblk(got)) != e.tier)
+			fail("extent crosses a tier boundary", l + i, e.tier);
+	}
+	if (l + e.len < f->m.nr_logical && f->model[l + e.len] != NONE &&
+	    from_pblk(e.pblk) != NONE && e.tier ==
+	    swt_map_tier_of(&f->m, to_pblk(f->model[l + e.len])) &&
+	    f->model[l + e.len] == from_pblk(e.pblk) + e.len)
+		fail("lookup stopped short of a contiguous run", l, e.len);
+}
+
+/* A block about to be written must be unreachable. */
+static void check_unreachable(struct fz *f, u32 p)
+{
+	unsigned int i;
+	u32 l;
+
+	for (l = 0; l < f->m.nr_logical; l++)
+		if (f->model[l] == p)
+			fail("allocated a mapped block", p, l);
+	for (i = 0; i < f->nio; i++)
+		if (!f->io[i].write && f->io[i].pblk != NONE &&
+		    p >= f->io[i].pblk && p < f->io[i].pblk + f->io[i].len)
+			fail("allocated a block a read is using", p, i);
+}
+
+static void op_write(struct fz *f)
+{
+	u32 l = next(f, f->m.nr_logical);
+	u32 want = 1 + next(f, 8);
+	struct swt_alloc a;
+	struct io *io;
+	u32 i;
+
+	if (f->nio == MAX_IO)
+		return;
+	want = min(want, f->m.nr_logical - l);
+	if (!swt_map_alloc(&f->m, next(f, 4), want, &a))
+		return;
+	if (!a.len || a.len > want)
+		fail("bad allocation length", a.len, want);
+	for (i = 0; i < a.len; i++) {
+		check_unreachable(f, from_pblk(a.pblk) + i);
+		f->content[from_pblk(a.pblk) + i] = ++f->token;
+	}
+	io = &f->io[f->nio++];
+	io->write = true;
+	io->lblk = l;
+	io->pblk = from_pblk(a.pblk);
+	io->len = a.len;
+}
+
+static void op_read(struct fz *f)
+{
+	u32 l = next(f, f->m.nr_logical);
+	struct swt_extent e;
+	struct io *io;
+	u32 i;
+
+	if (f->nio == MAX_IO)
+		return;
+	swt_map_lookup(&f->m, to_lblk(l), min(8U, f->m.nr_logical - l), &e);
+	io = &f->io[f->nio++];
+	io->write = false;
+	io->lblk = l;
+	io->pblk = from_pblk(e.pblk);
+	io->len = e.len;
+	io->ticket = swt_map_read_begin(&f->m);
+	for (i = 0; i < e.len && io->pblk != NONE; i++)
+		io->token[i] = f->content[io->pblk + i];
+}
+
+static void op_complete(struct fz *f)
+{
+	struct io io;
+	unsigned int k;
+	u32 i;
+
+	if (!f->nio)
+		return;
+	k = next(f, f->nio);
+	io = f->io[k];
+	f->io[k] = f->io[--f->nio];
+	if (!io.write) {
+		for (i = 0; i < io.len && io.pblk != NONE; i++)
+			if (f->content[io.pblk + i] != io.token[i])
+				fail("block overwritten under a read", io.pblk + i, i);
+		swt_map_read_end(&f->m, io.ticket);
+		return;
+	}
+	if (next(f, 8) == 0) {	/* the tier failed the write */
+		swt_map_abort(&f->m, to_pblk(io.pblk), io.len);
+		return;
+	}
+	swt_map_commit(&f->m, to_lblk(io.lblk), to_pblk(io.pblk), io.len);
+	for (i = 0; i < io.len; i++)
+		f->model[io.lblk + i] = io.pblk + i;
+	check_lookup(f, io.lblk);
+}
+
+static void op_discard(struct fz *f)
+{
+	u32 l = next(f, f->m.nr_logical);
+	u32 len = min(1 + next(f, 32), f->m.nr_logical - l);
+	u32 i;
+
+	swt_map_unmap(&f->m, to_lblk(l), len);
+	for (i = 0; i < len; i++)
+		f->model[l + i] = NONE;
+	check_lookup(f, l);
+}
+
+static void op_trim(struct fz *f)
+{
+	swt_pblk_t p;
+	unsigned int t;
+	u32 len;
+
+	if (swt_map_trim_next(&f->m, 1 + next(f, 16), &p, &len, &t)) {
+		if (swt_map_tier_of(&f->m, p) != t ||
+		    swt_map_tier_of(&f->m, to_pblk(from_pblk(p) + len - 1)) != t)
+			fail("trim run crosses tiers", from_pblk(p), len);
+		swt_map_trim_done(&f->m, p, len);
+	}
+}
+
+static void drain(struct fz *f)
+{
+	swt_pblk_t p;
+	unsigned int t;
+	u32 len, i, mapped = 0, free = 0;
+
+	while (f->nio)
+		op_complete(f);
+	swt_map_reclaim(&f->m, NONE);
+	while (swt_map_trim_next(&f->m, 64, &p, &len, &t))
+		swt_map_trim_done(&f->m, p, len);
+	swt_map_close_frontiers(&f->m);
+	check_map(f);
+	for (i = 0; i < f->m.nr_tiers; i++) {
+		mapped += f->m.tier[i].nr_mapped;
+		free += f->m.tier[i].nr_free;
+	}
+	if (mapped + free != f->m.nr_physical || f->m.nr_pending)
+		fail("blocks leaked", mapped + free, f->m.nr_physical);
+	for (i = 0; i < f->m.nr_logical; i++)
+		if (f->model[i] != NONE)
+			mapped--;
+	if (mapped)
+		fail("mapped count disagrees with model", mapped, 0);
+}
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	static struct fz f;
+	u32 tiers[SWT_MAX_TIERS], total = 0, logical, steps;
+	unsigned int nt, t, cpus;
+
+	memset(&f, 0, sizeof(f));
+	f.d = data;
+	f.n = size;
+	nt = 1 + next(&f, 3);
+	for (t = 0; t < nt; t++) {
+		tiers[t] = 1 + next(&f, 200);
+		total += tiers[t];
+	}
+	logical = 1 + next(&f, min(total, (u32)MAX_LOG));
+	cpus = 1 + next(&f, 3);
+	if (swt_map_create(&f.m, logical, nt, tiers, total - logical, cpus,
+			   SWT_FRONTIER_MIN + next(&f, 32)))
+		fail("create failed", logical, total);
+	f.m.trim_mask = next(&f, 1U << nt);
+	f.content = calloc(total, sizeof(*f.content));
+	for (t = 0; t < logical; t++)
+		f.model[t] = NONE;
+
+	for (steps = 0; f.pos < f.n && steps < 4096; steps++) {
+		switch (next(&f, 16)) {
+		case 0 ... 4: op_write(&f); break;
+		case 5 ... 8: op_complete(&f); break;
+		case 9 ... 11: op_read(&f); break;
+		case 12: op_discard(&f); break;
+		case 13: swt_map_reclaim(&f.m, 1 + next(&f, 64)); break;
+		case 14: op_trim(&f); break;
+		case 15: swt_map_close_frontiers(&f.m); break;
+		}
+		if (steps % 64 == 0)
+			check_map(&f);
+	}
+	drain(&f);
+	swt_map_destroy(&f.m);
+	free(f.content);
+	if (shim_warnings)
+		fail("WARN_ON fired", (u32)shim_warnings, 0);
+	return 0;
+}
+
+#ifndef SWT_LIBFUZZER
+int main(int argc, char **argv)
+{
+	unsigned long runs = argc > 1 ? strtoul(argv[1], NULL, 0) : 3000;
+	static u8 buf[16384];
+	unsigned long r, seed = 0x5eed;
+	size_t i, len;
+
+	for (r = 0; r < runs; r++) {
+		len = 64 + (r * 7919) % (sizeof(buf) - 64);
+		for (i = 0; i < len; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			buf[i] = seed >> 56;
+		}
+		LLVMFuzzerTestOneInput(buf, len);
+	}
+	printf("ok fuzz/map_model: %lu random sequences\n", runs);
+	printf("1 passed, 0 failed\n");
+	return 0;
+}
+#endif
