@@ -371,8 +371,10 @@ static void swt_do_trims(struct swt_pool *pool)
 		spin_unlock_irq(&pool->lock);
 		if (!got)
 			break;
-		/* Advisory: a failed discard only means the space stays used
-		 * on the tier; the block is free for us either way. */
+		/*
+		 * Advisory: a failed discard only means the space stays used
+		 * on the tier; the block is free for us either way.
+		 */
 		blkdev_issue_discard(pool->bdev[tier],
 				     (sector_t)swt_map_tier_offset(&pool->map, pblk) *
 				     SWT_BLOCK_SECTORS,
@@ -486,9 +488,9 @@ static bool swt_pool_same_tiers(struct swt_pool *pool, struct swt_target *st)
 
 /*
  * Find the pool of this device (a reload) or make a new one. A reload
- * with the same tiers and length shares the pool, and so the map; one that
- * changes them gets a new pool, which preresume refuses to bring up while
- * the old one still maps blocks.
+ * with the same tiers and length shares the pool, and so the map. One that
+ * changes them would start from an empty map, so it is refused while the
+ * live table maps any block (swapoff and discard first).
  */
 static int swt_pool_bind(struct dm_target *ti, struct swt_target *st,
 			 u32 nr_logical, u32 reserve)
@@ -505,6 +507,12 @@ static int swt_pool_bind(struct dm_target *ti, struct swt_target *st,
 		    pool->map.nr_logical == nr_logical) {
 			pool->ref++;
 			st->pool = pool;
+			goto out;
+		}
+		if (READ_ONCE(pool->map.nr_mapped)) {
+			swt_ctr_error(ti, "Cannot change the tier devices or length while %u blocks are mapped",
+				      READ_ONCE(pool->map.nr_mapped));
+			r = -EBUSY;
 			goto out;
 		}
 		break;
@@ -695,7 +703,7 @@ static int swt_check_length(struct dm_target *ti, struct swt_target *st,
 		return -EINVAL;
 	}
 	if (ti->len / SWT_BLOCK_SECTORS > max) {
-		swt_ctr_error(ti, "Device length %llu sectors exceeds the maximum of %llu sectors (tiers less a reserve of %u blocks)",
+		swt_ctr_error(ti, "Length %llu exceeds the maximum %llu sectors (reserve %u)",
 			      (unsigned long long)ti->len,
 			      (unsigned long long)max * SWT_BLOCK_SECTORS,
 			      *reserve);
@@ -755,27 +763,6 @@ static void swt_dtr(struct dm_target *ti)
 }
 
 /*----------------------------------------------------------------*/
-
-/* A new table that changes the tiers must not drop a live map. */
-static int swt_preresume(struct dm_target *ti)
-{
-	struct swt_target *st = ti->private;
-	struct swt_pool *pool;
-	int r = 0;
-
-	mutex_lock(&swt_pools_lock);
-	list_for_each_entry(pool, &swt_pools, list) {
-		if (pool != st->pool && pool->md == st->pool->md &&
-		    READ_ONCE(pool->map.nr_mapped)) {
-			DMERR("cannot change the tier devices or length while %u blocks are mapped",
-			      pool->map.nr_mapped);
-			r = -EBUSY;
-			break;
-		}
-	}
-	mutex_unlock(&swt_pools_lock);
-	return r;
-}
 
 static void swt_resume(struct dm_target *ti)
 {
@@ -1058,7 +1045,6 @@ static struct target_type swt_target_type = {
 	.map = swt_map_bio,
 	.end_io = swt_end_io,
 	.postsuspend = swt_postsuspend,
-	.preresume = swt_preresume,
 	.resume = swt_resume,
 	.status = swt_status,
 	.message = swt_message,

@@ -31,6 +31,10 @@ mount -t sysfs sysfs /root/sys
 mount -t devtmpfs devtmpfs /root/dev
 mkdir -p /root/dev/pts /root/dev/shm 2>/dev/null
 mount -t devpts devpts /root/dev/pts 2>/dev/null
+ln -s /proc/self/fd /root/dev/fd
+ln -s /proc/self/fd/0 /root/dev/stdin
+ln -s /proc/self/fd/1 /root/dev/stdout
+ln -s /proc/self/fd/2 /root/dev/stderr
 mount -t tmpfs tmpfs /root/dev/shm
 mount -t tmpfs tmpfs /root/tmp
 mount -t tmpfs tmpfs /root/run

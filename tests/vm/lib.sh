@@ -53,3 +53,72 @@ poll() {
 		sleep 0.1
 	done
 }
+
+# Kernel log lines since the case (or the last dmesg_mark) began.
+DMESG_MARK=0
+dmesg_mark() { DMESG_MARK=$(dmesg | wc -l); }
+dmesg_new() { dmesg | tail -n +$((DMESG_MARK + 1)); }
+
+# Largest length (sectors) the target accepts over the given tiers with the
+# default reserve: max(256, total/100) blocks.
+swt_max_len() {
+	local total=0 d r
+	for d in "$@"; do total=$((total + $(dev_blocks "$d"))); done
+	r=$((total / 100))
+	[ $r -lt 256 ] && r=256
+	echo $(((total - r) * 8))
+}
+
+# swt_create NAME LEN TIERS... [-- OPTIONS...]
+swt_create() {
+	local name=$1 len=$2; shift 2
+	local tiers=() opts=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do tiers+=("$1"); shift; done
+	[ "${1:-}" = -- ] && { shift; opts=("$@"); }
+	local line="0 $len swaptier ${#tiers[@]} ${tiers[*]}"
+	[ ${#opts[@]} -gt 0 ] && line+=" ${#opts[@]} ${opts[*]}"
+	dmsetup create "$name" --table "$line"
+}
+
+# A field of the map message output count: extents on a tier
+swt_check_map() {
+	local r
+	r=$(dmsetup message "$1" 0 check) || return 1
+	[ "$r" = ok ] || { echo "map check: $r"; return 1; }
+}
+
+# Field N (from 0) of `dmsetup status` after "<start> <len> swaptier".
+# Per tier t (0-based) of T tiers: used=1+5t total=2+5t reads=3+5t
+# writes=4+5t errors=5+5t; then the globals start at 1+5T.
+swt_field() { dmsetup status "$1" | awk -v i="$2" '{print $(4 + i)}'; }
+swt_tiers() { swt_field "$1" 0; }
+swt_global() {	# DEV INDEX: 0 mapped 1 logical 2 seq_writes 3 write_allocs
+		#            4 deferred 5 pending 6 map_bytes 7 mode
+	local t; t=$(swt_tiers "$1")
+	swt_field "$1" $((1 + 5 * t + $2))
+}
+swt_tier_field() {	# DEV TIER INDEX: 0 used 1 total 2 reads 3 writes 4 errors
+	swt_field "$1" $((1 + 5 * $2 + $3))
+}
+
+# dev_mm DEV: major:minor as dm prints it
+dev_mm() { printf '%d:%d' "0x$(stat -Lc %t "$1")" "0x$(stat -Lc %T "$1")"; }
+
+# fio_verify NAME DEV SIZE-PER-JOB JOBS [extra fio args...]: random writes
+# of 4k-256k with crc32c verification, each job in its own region, twice
+# over (so every block is overwritten), then everything read back and
+# checked. ok/not ok NAME.
+fio_verify() {
+	local name=$1 dev=$2 size=$3 jobs=$4; shift 4
+	local log=$SWT_OUT/cases/$CASE-$name.fio
+	if fio --name="$name" --filename="$dev" --direct=1 --ioengine=libaio \
+		--iodepth=16 --rw=randwrite --bsrange=4k-256k --blockalign=4k \
+		--size="$size" --numjobs="$jobs" --offset_increment="$size" \
+		--loops=2 --verify=crc32c --verify_fatal=1 --verify_dump=0 \
+		--group_reporting "$@" >"$log" 2>&1 &&
+		! grep -q 'err=[^ 0]' "$log"; then
+		ok "$name"
+	else
+		nok "$name" "fio verify failed: $(grep -m1 -iE 'verify:|err=|Assert' "$log")"
+	fi
+}

@@ -1,0 +1,55 @@
+# dm-swaptier: top-level build and test entry points. See README.md.
+SERIES   := 6.1 6.12
+KERNEL   ?= 6.12
+KDIR     ?= /lib/modules/$(shell uname -r)/build
+PREFIX   ?= /usr/local
+
+.PHONY: all deps kernels module modules-all unit lint vm-check vm-selftest \
+	check demo vm-shell tool install clean
+
+all: module
+
+deps:
+	@scripts/deps.sh
+
+kernels: deps
+	@for s in $(SERIES); do scripts/kernel.sh fetch $$s >/dev/null || exit 1; done
+
+# Out-of-tree build against KDIR (default: the running kernel's headers).
+module:
+	@test -e $(KDIR)/Makefile || { echo "make module: no kernel headers at $(KDIR); pass KDIR=<headers dir>" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/drivers/md CONFIG_DM_SWAPTIER=m KCFLAGS=-Werror modules
+
+modules-all: kernels
+	@scripts/build-module.sh $(SERIES)
+
+unit: deps
+	@tests/unit/run.sh
+
+lint: deps kernels
+	@scripts/lint.sh
+
+vm-check: modules-all
+	@rc=0; for s in $(SERIES); do tests/vm/suite.sh --kernel $$s || rc=1; done; exit $$rc
+
+vm-selftest: modules-all
+	@tests/vm/selftest/harness.sh
+
+# Everything; the last line is "N passed, N failed".
+check: deps
+	@tests/check.sh
+
+demo: modules-all
+	@tests/demo.sh $(KERNEL)
+
+vm-shell: modules-all
+	@mkdir -p build/vm-shell
+	tests/vm/run.sh --kernel $(KERNEL) --out build/vm-shell --interactive \
+		--disk fast:256 --disk slow:1024:hdd
+
+install: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/drivers/md modules_install
+
+clean:
+	rm -rf build
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/drivers/md clean 2>/dev/null

@@ -1,0 +1,6 @@
+#!/bin/bash
+# Build the helper programs the guest cases run (the guest runs host binaries).
+set -e
+top=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$top/build/bin"
+gcc -O2 -Wall -Wextra -Werror -o "$top/build/bin/memhog" "$top/tests/vm/tools/memhog.c"

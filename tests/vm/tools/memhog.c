@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * memhog: several processes each fill anonymous memory with a pattern that
+ * is unique per process, page and pass, then read every page back and
+ * check it. Together they touch more than RAM, so the pages go out to swap
+ * and come back. Exit 0 only if every page of every process verified.
+ *
+ *   memhog PROCS MIB_PER_PROC PASSES
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define PAGE 4096UL
+
+static uint64_t pattern(unsigned int proc, size_t page, unsigned int pass)
+{
+	uint64_t v = ((uint64_t)proc << 48) ^ ((uint64_t)pass << 40) ^ page;
+
+	return v * 0x9e3779b97f4a7c15ULL + 1;
+}
+
+static int hog(unsigned int proc, size_t mib, unsigned int passes)
+{
+	size_t pages = mib * (1024 * 1024 / PAGE), p, w, bad = 0;
+	unsigned int pass;
+	uint64_t *mem, v;
+
+	mem = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED) {
+		perror("memhog: mmap");
+		return 2;
+	}
+	for (pass = 0; pass < passes; pass++) {
+		for (p = 0; p < pages; p++) {
+			v = pattern(proc, p, pass);
+			for (w = 0; w < PAGE / 8; w += 64)
+				mem[p * (PAGE / 8) + w] = v + w;
+		}
+		for (p = 0; p < pages; p++) {
+			v = pattern(proc, p, pass);
+			for (w = 0; w < PAGE / 8; w += 64)
+				if (mem[p * (PAGE / 8) + w] != v + w) {
+					bad++;
+					break;
+				}
+		}
+	}
+	printf("memhog[%u]: %zu pages x %u passes, %zu bad pages\n", proc,
+	       pages, passes, bad);
+	fflush(stdout);
+	return bad ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int procs, passes, i, failed = 0;
+	int status;
+	size_t mib;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: memhog PROCS MIB_PER_PROC PASSES\n");
+		return 2;
+	}
+	procs = atoi(argv[1]);
+	mib = strtoul(argv[2], NULL, 0);
+	passes = atoi(argv[3]);
+	for (i = 0; i < procs; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			perror("memhog: fork");
+			return 2;
+		}
+		if (pid == 0) {
+			fflush(stdout);
+			_exit(hog(i, mib, passes));
+		}
+	}
+	for (i = 0; i < procs; i++) {
+		if (wait(&status) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			failed++;
+	}
+	printf("memhog: %u processes, %u failed\n", procs, failed);
+	return failed ? 1 : 0;
+}
