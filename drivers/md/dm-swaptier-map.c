@@ -113,8 +113,11 @@ static void swt_release(struct swt_map *m, u32 p, bool may_trim)
 	unsigned int t = swt_map_tier_of(m, to_pblk(p));
 
 	if (may_trim && (m->trim_mask & (1U << t))) {
-		swt_chain_push(m, &m->trim, p);
-		return;
+		if (m->trim.count < SWT_TRIM_BACKLOG) {
+			swt_chain_push(m, &m->trim, p);
+			return;
+		}
+		m->trims_skipped++;
 	}
 	m->p2l[p] = SWT_P_FREE;
 	__clear_bit(p, m->used);
@@ -303,8 +306,16 @@ bool swt_map_alloc(struct swt_map *m, unsigned int cpu, u32 want,
 		if (swt_frontier_open(m, f, t))
 			break;
 	}
-	if (t == m->nr_tiers)
-		return false;
+	if (t == m->nr_tiers) {
+		if (!m->trim.count)
+			return false;
+		/* Out of room: blocks waiting for a discard are free too. */
+		while (m->trim.count) {
+			swt_release(m, swt_chain_pop(m, &m->trim), false);
+			m->trims_skipped++;
+		}
+		return swt_map_alloc(m, cpu, want, a);
+	}
 
 	n = min(want, f->end - f->next);
 	for (i = 0; i < n; i++)

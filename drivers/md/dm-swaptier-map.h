@@ -29,6 +29,13 @@
 #define SWT_RESERVE_MIN		16U
 
 /*
+ * Discards passed down are a hint to the tier, never a reason for a write
+ * to wait: at most this many blocks wait on the trim chain, the rest are
+ * freed undiscarded, and so is the chain when an allocation finds no room.
+ */
+#define SWT_TRIM_BACKLOG	8192U
+
+/*
  * Logical blocks (what swap addresses) and physical blocks (a global index
  * over the concatenated tiers) are different types, so that sparse catches
  * one passed where the other is meant.
@@ -108,6 +115,7 @@ struct swt_map {
 
 	u64 seq_writes;		/* allocations right after the previous one */
 	u64 write_allocs;
+	u64 trims_skipped;	/* blocks freed without the discard */
 
 	struct swt_tier tier[SWT_MAX_TIERS];
 };

@@ -33,6 +33,8 @@
 #define SWT_RECLAIM_BATCH	1024U
 /* Largest discard issued to a tier in one go (passdown), in blocks. */
 #define SWT_TRIM_MAX		4096U
+/* Discards issued per worker run, so that deferred writes never wait long. */
+#define SWT_TRIM_BATCH		16U
 /* Blocks looked up under the lock at a time by the map message. */
 #define SWT_MSG_CHUNK		4096U
 
@@ -354,15 +356,18 @@ static void swt_do_reclaim(struct swt_pool *pool)
 	} while (more);
 }
 
-/* discard_passdown: discard freed runs on their tier before reuse. */
-static void swt_do_trims(struct swt_pool *pool)
+/*
+ * discard_passdown: discard freed runs on their tier before reuse, a batch
+ * at a time. Returns true if more runs wait.
+ */
+static bool swt_do_trims(struct swt_pool *pool)
 {
-	unsigned int tier;
+	unsigned int tier, i;
 	swt_pblk_t pblk;
 	bool got;
 	u32 len;
 
-	for (;;) {
+	for (i = 0; i < SWT_TRIM_BATCH; i++) {
 		spin_lock_irq(&pool->lock);
 		got = swt_map_trim_next(&pool->map, SWT_TRIM_MAX, &pblk, &len,
 					&tier);
@@ -370,7 +375,7 @@ static void swt_do_trims(struct swt_pool *pool)
 			pool->st.trims++;
 		spin_unlock_irq(&pool->lock);
 		if (!got)
-			break;
+			return false;
 		/*
 		 * Advisory: a failed discard only means the space stays used
 		 * on the tier; the block is free for us either way.
@@ -383,6 +388,7 @@ static void swt_do_trims(struct swt_pool *pool)
 		swt_map_trim_done(&pool->map, pblk, len);
 		spin_unlock_irq(&pool->lock);
 	}
+	return READ_ONCE(pool->map.trim.count) != 0;
 }
 
 /* Writes that found no free block: place them now, in arrival order. */
@@ -414,8 +420,12 @@ static void swt_worker(struct work_struct *work)
 {
 	struct swt_pool *pool = container_of(work, struct swt_pool, worker);
 
+	/* Writes first: swap may be waiting on them to free memory. */
+	swt_do_deferred(pool);
 	swt_do_reclaim(pool);
-	swt_do_trims(pool);
+	swt_do_deferred(pool);
+	if (swt_do_trims(pool))
+		queue_work(pool->wq, &pool->worker);
 	swt_do_deferred(pool);
 }
 
@@ -933,9 +943,9 @@ static int swt_msg_stats(struct swt_pool *pool, char *result,
 	       m->nr_mapped, m->nr_logical, m->nr_physical, m->reserve);
 	DMEMIT("write_allocs=%llu seq_writes=%llu deferred=%llu\n",
 	       m->write_allocs, m->seq_writes, pool->st.deferred);
-	DMEMIT("zero_reads=%llu discards=%llu discarded_blocks=%llu trims=%llu\n",
+	DMEMIT("zero_reads=%llu discards=%llu discarded_blocks=%llu trims=%llu trims_skipped=%llu\n",
 	       pool->st.zero_reads, pool->st.discards, pool->st.discarded,
-	       pool->st.trims);
+	       pool->st.trims, m->trims_skipped);
 	DMEMIT("pending=%u ready=%u trimming=%u\n",
 	       m->nr_pending, m->ready.count, m->trim.count);
 	DMEMIT("map_bytes=%llu frontier_blocks=%u\n", swt_map_bytes(m),

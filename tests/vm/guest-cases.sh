@@ -8,6 +8,9 @@ logs=$SWT_OUT/cases
 mkdir -p "$logs"
 : >"$res"
 echo 1 >/proc/sys/kernel/sysrq
+# The test disks are files on the host's SSD: let the guest see them as
+# non-rotational, so that swap uses its cluster allocator and discards.
+for q in /sys/block/vd*/queue/rotational; do echo 0 >"$q"; done
 dmesg -C
 for c in "$@"; do
 	name=$(basename "$c" .sh)

@@ -122,3 +122,34 @@ fio_verify() {
 		nok "$name" "fio verify failed: $(grep -m1 -iE 'verify:|err=|Assert' "$log")"
 	fi
 }
+
+# bt_start DIR DEV...: blktrace the issue (dispatch) events of each device.
+bt_start() {
+	local dir=$1; shift
+	local args=() d
+	for d in "$@"; do args+=(-d "$d"); done
+	rm -rf "$dir" && mkdir -p "$dir"
+	(cd "$dir" && exec blktrace -a issue "${args[@]}" >/dev/null 2>&1) &
+	BT_PID=$!
+	# blktrace has started when every device has its per-CPU trace file
+	poll "[ \$(ls $dir | grep -c 'blktrace\.0') -ge $# ]" 20
+}
+bt_stop() { kill -INT "$BT_PID" 2>/dev/null; wait "$BT_PID" 2>/dev/null; }
+
+# bt_summary DIR DEV: "<writes> <write_sectors> <reads> <read_sectors>"
+# of the requests dispatched to DEV.
+bt_summary() {
+	local base; base=$(basename "$2")
+	blkparse -q -i "$1/$base" -f '%a %d %n\n' 2>/dev/null | awk '
+		$1 == "D" && $2 ~ /W/ && $3 > 0 { w++; ws += $3 }
+		$1 == "D" && $2 ~ /R/ && $3 > 0 { r++; rs += $3 }
+		END { printf "%d %d %d %d\n", w, ws, r, rs }'
+}
+
+# hog_mib: per-process size for 3 memhog processes that together need
+# about 160 MiB more than the memory available: enough to swap hard, not
+# enough to run the 256 MiB reference swap device out of space.
+hog_mib() {
+	local avail; avail=$(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)
+	echo $(((avail + 160) / 3))
+}

@@ -1,0 +1,56 @@
+#!/bin/bash
+# make check: dependencies, kernels, module builds for both series, host
+# unit tests and fuzzing, lint, the VM suite on both kernels and the VM
+# harness's self-test. Every stage prints ok/not ok lines; this script counts
+# them and closes with exactly one line "N passed, N failed".
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+out=$top/build/check
+rm -rf "$out" && mkdir -p "$out"
+all=$out/results
+: >"$all"
+t0=$(date +%s)
+
+stage() {	# NAME COMMAND...: run, show and keep its ok/not ok lines
+	local name=$1 s rc; shift
+	s=$(date +%s)
+	echo "## $name"
+	"$@" >"$out/$name.log" 2>&1
+	rc=$?
+	grep -E '^(ok|not ok|#) ' "$out/$name.log"
+	grep -E '^(ok|not ok) ' "$out/$name.log" >>"$all"
+	if [ $rc -ne 0 ] && ! grep -q '^not ok ' "$out/$name.log"; then
+		echo "not ok $name: exited with status $rc, see $out/$name.log" | tee -a "$all"
+		tail -n 5 "$out/$name.log" | sed 's/^/# /'
+	fi
+	echo "# $name: $(($(date +%s) - s))s"
+	return $rc
+}
+
+stage deps scripts/deps.sh && echo "ok deps" >>"$all"
+stage modules scripts/build-module.sh 6.1 6.12
+built=$?
+stage tools tests/vm/build-tools.sh && echo "ok tools" >>"$all"
+stage unit tests/unit/run.sh
+stage lint scripts/lint.sh
+for series in 6.1 6.12; do
+	if grep -q "^ok build/$series " "$all"; then
+		stage "vm-$series" tests/vm/suite.sh --kernel "$series"
+	else
+		echo "not ok vm-$series: the module did not build for $series" | tee -a "$all"
+	fi
+done
+if [ $built -eq 0 ]; then
+	stage harness tests/vm/selftest/harness.sh 6.12
+fi
+
+passed=$(grep -c '^ok ' "$all")
+failed=$(grep -c '^not ok ' "$all")
+echo "# make check took $(($(date +%s) - t0))s; results in $all"
+if [ "$failed" -gt 0 ]; then
+	echo "# failures:"
+	grep '^not ok ' "$all" | sed 's/^/#   /'
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,62 @@
+#!/bin/bash
+# timeout: 1200
+# Swap on dm-swaptier under memory pressure: every page verified, discarded
+# swap unmapped, and swap-out writes dispatched to the tiers in fewer,
+# larger requests than native swap on a bare device of the same kind.
+. "$SWT_TOP/tests/vm/lib.sh"
+swt_load
+A=$SWT_DISK_A B=$SWT_DISK_B C=$SWT_DISK_C D=$SWT_DISK_D
+hog=$SWT_TOP/build/bin/memhog
+[ -x "$hog" ] || die "no $hog (tests/vm/build-tools.sh)"
+mib=$(hog_mib)
+echo "# memhog: 3 x $mib MiB, 2 passes, in $(awk '/MemTotal/ {print $2}' /proc/meminfo) KiB"
+
+# --- native swap on a bare device: the reference
+mkswap -q "$D" >/dev/null || die "mkswap $D"
+swapon "$D" || die "swapon $D"
+bt_start /tmp/bt-bare "$D" || die "blktrace did not start"
+"$hog" 3 "$mib" 2 >/tmp/hog-bare.log 2>&1
+hrc=$?
+bt_stop
+swapoff "$D"
+check native-verified test $hrc = 0
+read -r bw bws br brs < <(bt_summary /tmp/bt-bare "$D")
+
+# --- the same on dm-swaptier over three tiers
+swt_create sw "$(swt_max_len "$A" "$B" "$C")" "$A" "$B" "$C" -- discard_passdown ||
+	die "cannot create"
+mkswap -q /dev/mapper/sw >/dev/null || die "mkswap"
+swapon --discard /dev/mapper/sw || die "swapon"
+bt_start /tmp/bt-swt "$A" "$B" "$C" || die "blktrace did not start"
+"$hog" 3 "$mib" 2 >/tmp/hog-swt.log 2>&1
+hrc=$?
+bt_stop
+check verified test $hrc = 0
+sed 's/^/# /' /tmp/hog-swt.log | tail -n 1
+dmsetup message sw 0 stats | sed 's/^/# stats: /'
+peak_written=$(swt_global sw 3)
+check swapped-out test "$peak_written" -gt 0
+before=$(swt_global sw 0)
+swapoff /dev/mapper/sw
+# swap discards what it frees; the worker unmaps asynchronously
+poll "[ \$(swt_global sw 0) -lt $before ] || [ $before -eq 0 ]" 30
+after=$(swt_global sw 0)
+echo "# mapped blocks: $before before swapoff, $after after"
+discarded=$(dmsetup message sw 0 stats | sed -n 's/.*discarded_blocks=\([0-9]*\).*/\1/p')
+check discards-unmap test "$discarded" -gt 0
+check map-consistent swt_check_map sw
+
+sw=0 sws=0 sr=0 srs=0
+for d in "$A" "$B" "$C"; do
+	read -r w ws r rs < <(bt_summary /tmp/bt-swt "$d")
+	echo "# $(basename "$d"): $w writes ($((ws / 2)) KiB), $r reads ($((rs / 2)) KiB)"
+	sw=$((sw + w)); sws=$((sws + ws)); sr=$((sr + r)); srs=$((srs + rs))
+done
+avg() { [ "$1" -gt 0 ] && echo $(($2 / 2 / $1)) || echo 0; }
+echo "# native:    $bw writes, avg $(avg "$bw" "$bws") KiB; $br reads, avg $(avg "$br" "$brs") KiB"
+echo "# swaptier:  $sw writes, avg $(avg "$sw" "$sws") KiB; $sr reads, avg $(avg "$sr" "$srs") KiB"
+echo "$bw $bws $br $brs $sw $sws $sr $srs" >"$SWT_OUT/swap-merge-$SWT_SERIES.txt"
+check native-traced test "$bw" -gt 0
+check fewer-writes test "$sw" -lt "$bw"
+check larger-writes test "$(avg "$sw" "$sws")" -gt "$(avg "$bw" "$bws")"
+dmsetup remove sw

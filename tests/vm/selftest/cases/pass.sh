@@ -1,0 +1,4 @@
+#!/bin/bash
+# timeout: 30
+. "$SWT_TOP/tests/vm/lib.sh"
+ok

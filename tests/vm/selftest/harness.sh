@@ -1,0 +1,36 @@
+#!/bin/bash
+# The VM harness's own test: a planted kernel WARN, a case that exits
+# non-zero, one that prints nothing, one that hangs, and a whole guest that
+# hangs must each be reported as failures; a passing case must pass.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+series=${1:-6.12}
+out=$top/build/vm/selftest-$series
+c=$top/tests/vm/selftest/cases
+res=$("$top/tests/vm/suite.sh" --kernel "$series" --out "$out" --timeout 300 \
+	"$c/pass.sh" "$c/warn.sh" "$c/exit-nonzero.sh" "$c/no-result.sh" "$c/hang.sh")
+rc=$?
+expect() {	# NAME PATTERN
+	if grep -qE "$2" <<<"$res"; then
+		echo "ok harness/$1"
+	else
+		echo "not ok harness/$1: no line matching '$2' in the suite's output"
+	fi
+}
+expect passing-case-passes "^ok $series/pass$"
+expect warn-fails-case "^not ok $series/warn: kernel splat: .*WARNING"
+expect warn-fails-vm "^not ok $series/vm: .*kernel splat"
+expect nonzero-exit-fails "^not ok $series/exit-nonzero: exited with status 3"
+expect no-result-fails "^not ok $series/no-result: printed no result"
+expect case-timeout-fails "^not ok $series/hang: timed out"
+if [ $rc -ne 0 ]; then echo "ok harness/suite-exit-status"; else echo "not ok harness/suite-exit-status: suite.sh exited 0"; fi
+
+# a guest that never powers off is stopped by the hard VM timeout
+mkdir -p "$out-hang"
+"$top/tests/vm/run.sh" --kernel "$series" --out "$out-hang" --timeout 25 -- sleep 1000 2>/dev/null
+hrc=$?
+if [ $hrc -eq 124 ]; then
+	echo "ok harness/hung-guest-times-out"
+else
+	echo "not ok harness/hung-guest-times-out: run.sh exited $hrc, not 124"
+fi
