@@ -520,7 +520,7 @@ static int swt_pool_bind(struct dm_target *ti, struct swt_target *st,
 			goto out;
 		}
 		if (READ_ONCE(pool->map.nr_mapped)) {
-			swt_ctr_error(ti, "Cannot change the tier devices or length while %u blocks are mapped",
+			swt_ctr_error(ti, "Cannot change tiers or length: %u blocks mapped",
 				      READ_ONCE(pool->map.nr_mapped));
 			r = -EBUSY;
 			goto out;
@@ -943,9 +943,10 @@ static int swt_msg_stats(struct swt_pool *pool, char *result,
 	       m->nr_mapped, m->nr_logical, m->nr_physical, m->reserve);
 	DMEMIT("write_allocs=%llu seq_writes=%llu deferred=%llu\n",
 	       m->write_allocs, m->seq_writes, pool->st.deferred);
-	DMEMIT("zero_reads=%llu discards=%llu discarded_blocks=%llu trims=%llu trims_skipped=%llu\n",
-	       pool->st.zero_reads, pool->st.discards, pool->st.discarded,
-	       pool->st.trims, m->trims_skipped);
+	DMEMIT("zero_reads=%llu discards=%llu discarded_blocks=%llu\n",
+	       pool->st.zero_reads, pool->st.discards, pool->st.discarded);
+	DMEMIT("trims=%llu trims_skipped=%llu\n", pool->st.trims,
+	       m->trims_skipped);
 	DMEMIT("pending=%u ready=%u trimming=%u\n",
 	       m->nr_pending, m->ready.count, m->trim.count);
 	DMEMIT("map_bytes=%llu frontier_blocks=%u\n", swt_map_bytes(m),

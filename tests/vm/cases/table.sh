@@ -85,7 +85,7 @@ dmesg_mark
 if dmsetup reload tr --table "0 $maxab swaptier 2 $A $C" >/dev/null 2>&1; then
 	nok reload-other-tiers "accepted while 16 blocks are mapped"
 	dmsetup clear tr
-elif dmesg_new | grep -q "Cannot change the tier devices"; then
+elif dmesg_new | grep -q "Cannot change tiers or length: 16 blocks mapped"; then
 	ok reload-other-tiers
 else
 	nok reload-other-tiers "refused without the expected error"
