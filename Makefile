@@ -47,8 +47,18 @@ vm-shell: modules-all
 	tests/vm/run.sh --kernel $(KERNEL) --out build/vm-shell --interactive \
 		--disk fast:256 --disk slow:1024:hdd
 
-install: module
+TOOL_SRC := tools/dmswaptier/dmswaptier.c tools/dmswaptier/swt_parse.c
+
+tool: build/bin/dmswaptier
+
+build/bin/dmswaptier: $(TOOL_SRC) tools/dmswaptier/swt_parse.h
+	@mkdir -p build/bin
+	$(CC) -O2 -g -Wall -Wextra -Werror -o $@ $(TOOL_SRC) -ldevmapper
+
+install: module tool
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/drivers/md modules_install
+	install -D -m 755 build/bin/dmswaptier $(DESTDIR)$(PREFIX)/sbin/dmswaptier
+	install -D -m 644 docs/dmswaptier.8 $(DESTDIR)$(PREFIX)/share/man/man8/dmswaptier.8
 
 clean:
 	rm -rf build

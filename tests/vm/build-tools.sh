@@ -4,3 +4,4 @@ set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$top/build/bin"
 gcc -O2 -Wall -Wextra -Werror -o "$top/build/bin/memhog" "$top/tests/vm/tools/memhog.c"
+make -s -C "$top" tool

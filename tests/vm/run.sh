@@ -162,7 +162,10 @@ done
 } >"$out/guest.sh"
 chmod +x "$out/guest.sh"
 
-cmdline="console=ttyS0 panic=-1 loglevel=6 mitigations=off"
+# Emulated CPUs can be starved by the host for many seconds: the soft
+# lockup detector fires after 2 x watchdog_thresh, so give it 60 s; and
+# skip zeroing every allocated page (init_on_alloc), which TCG makes slow.
+cmdline="console=ttyS0 panic=-1 loglevel=6 mitigations=off watchdog_thresh=30 init_on_alloc=0"
 cmdline+=" rcupdate.rcu_cpu_stall_timeout=90 swt.out=$out $append"
 qemu=(qemu-system-x86_64 -accel "$accel" -m "$mem" -smp "$smp" -cpu max
 	-no-reboot -display none -monitor none

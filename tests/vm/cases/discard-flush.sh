@@ -6,7 +6,9 @@
 swt_load
 A=$SWT_DISK_A B=$SWT_DISK_B
 swt_create dc "$(swt_max_len "$A" "$B")" "$A" "$B" -- discard_passdown || die "cannot create"
-check discard-limits test "$(cat /sys/block/$(basename "$(readlink -f /dev/mapper/dc)")/queue/discard_granularity)" = 4096
+dm=$(dmsetup info -c --noheadings -o blkdevname dc)
+check discard-limits test "$(cat "/sys/block/$dm/queue/discard_granularity")" = 4096
+check discard-max test "$(cat "/sys/block/$dm/queue/discard_max_bytes")" -gt 0
 head -c $((4096 * 4096)) /dev/urandom >/tmp/dc.data
 dd if=/tmp/dc.data of=/dev/mapper/dc bs=1M oflag=direct status=none || die "write"
 # discard blocks 100..355 and 2000..2063; zero-out (write zeroes) 3000..3015

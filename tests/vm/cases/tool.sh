@@ -1,0 +1,60 @@
+#!/bin/bash
+# timeout: 600
+# The dmswaptier tool against the real target: create with --swap, status
+# and --json, map against the map message, trace during swap against
+# blkparse's own counts, remove (with swapoff), and its errors.
+. "$SWT_TOP/tests/vm/lib.sh"
+swt_load
+T=$SWT_TOP/build/bin/dmswaptier
+[ -x "$T" ] || die "no $T (make tool)"
+A=$SWT_DISK_A B=$SWT_DISK_B
+
+check create "$T" create tl "$A" "$B" --option discard_passdown --swap --discard --priority 5
+check is-swap grep -q "^/dev/mapper/tl \|^$(readlink -f /dev/mapper/tl) " /proc/swaps
+check default-size test "$(blockdev --getsz /dev/mapper/tl)" = "$(swt_max_len "$A" "$B")"
+check table-options bash -c "dmsetup table tl | grep -q ' 1 discard_passdown$'"
+
+# swap some pages out while tracing
+bt_start /tmp/bt-tool "$A" "$B" || die "blktrace did not start"
+"$SWT_TOP/build/bin/memhog" 2 "$(($(hog_mib) * 3 / 2))" 1 >/tmp/tool-hog.log 2>&1
+check hog-verified test $? = 0
+bt_stop
+
+out=$("$T" status tl)
+echo "$out" | sed 's/^/# /'
+check status-human bash -c "grep -q '^tl: ' <<<'$out' && grep -q '$(basename "$A")' <<<'$out'"
+json=$("$T" status --json)
+check status-json bash -c "jq -e '.[0].name == \"tl\" and (.[0].tiers | length) == 2' >/dev/null <<<'$json'"
+check json-matches-status test "$(jq '.[0].mapped' <<<"$json")" -ge 0
+m1=$("$T" map tl --from 0 --count 4096)
+m2=$(dmsetup message tl 0 map 0 4096)
+check map-matches-message test "$m1" = "$m2"
+check map-summary bash -c "'$T' map tl --summary | grep -q 'tier 0: '"
+
+# trace analysis agrees with blkparse's own totals
+for d in "$A" "$B"; do blkparse -q -i "/tmp/bt-tool/$(basename "$d")" >>/tmp/bt-tool.txt 2>/dev/null; done
+read -r bw _ _ _ < <(bt_summary /tmp/bt-tool "$A")
+tw=$("$T" trace --analyse --json /tmp/bt-tool.txt |
+	jq --arg d "$(dev_mm "$A" | tr : ,)" '[.[] | select(.device == $d and .dir == "write")][0].dispatched')
+check trace-analyse-matches test "$tw" = "$bw"
+check trace-analyse-merges bash -c "'$T' trace --analyse /tmp/bt-tool.txt | grep -q 'merge ratio'"
+check trace-live bash -c "'$T' trace tl --seconds 2 --json | jq -e 'length >= 0' >/dev/null"
+
+check remove "$T" remove tl
+check removed bash -c '! dmsetup info tl >/dev/null 2>&1'
+check swap-gone bash -c '! grep -q "^/dev/mapper/tl " /proc/swaps'
+
+# errors: usage 1, device 2
+"$T" status nosuchdev >/dev/null 2>&1; check err-missing test $? = 2
+dmsetup create notours --table "0 8 zero"
+"$T" map notours >/dev/null 2>&1; check err-not-swaptier test $? = 2
+dmsetup remove notours
+"$T" frobnicate >/dev/null 2>&1; check err-usage test $? = 1
+"$T" create >/dev/null 2>&1; check err-create-usage test $? = 1
+"$T" create big "$A" --size 99G >/dev/null 2>&1; check err-oversize test $? = 1
+swt_create busy 8 "$A"
+exec 9</dev/mapper/busy
+"$T" remove busy >/dev/null 2>&1; check err-busy test $? = 2
+exec 9<&-
+dmsetup remove busy
+check help bash -c "'$T' status --help | grep -q usage"

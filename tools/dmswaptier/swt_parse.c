@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dmswaptier: parsers for the target's status, table and map output, and
+ * for blkparse's default output format.
+ */
+#include "swt_parse.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Read one unsigned decimal field; *p advances past it and its spaces. */
+static int field_u64(const char **p, uint64_t *v)
+{
+	char *end;
+
+	while (**p == ' ')
+		(*p)++;
+	if (**p < '0' || **p > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(*p, &end, 10);
+	if (errno || (*end && *end != ' ' && *end != '\n'))
+		return -1;
+	*p = end;
+	return 0;
+}
+
+static int field_word(const char **p, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	while (**p == ' ')
+		(*p)++;
+	while (**p && **p != ' ' && **p != '\n') {
+		if (n + 1 >= len)
+			return -1;
+		buf[n++] = *(*p)++;
+	}
+	buf[n] = 0;
+	return n ? 0 : -1;
+}
+
+static int at_end(const char *p)
+{
+	while (*p == ' ' || *p == '\n')
+		p++;
+	return !*p;
+}
+
+int swt_parse_status(const char *params, struct swt_status *st, char *err,
+		     size_t errlen)
+{
+	const char *p = params;
+	uint64_t n, *globals[] = {
+		&st->mapped, &st->logical, &st->seq_writes, &st->write_allocs,
+		&st->deferred, &st->pending, &st->map_bytes,
+	};
+	unsigned int t, i;
+
+	memset(st, 0, sizeof(*st));
+	if (field_u64(&p, &n) || n < 1 || n > SWT_MAX_TIERS)
+		return fail(err, errlen, "status: bad tier count in '%.60s'", params);
+	st->nr_tiers = n;
+	for (t = 0; t < st->nr_tiers; t++) {
+		struct swt_tier_status *ts = &st->tier[t];
+		uint64_t *f[] = { &ts->used, &ts->total, &ts->reads,
+				  &ts->writes, &ts->errors };
+
+		for (i = 0; i < 5; i++)
+			if (field_u64(&p, f[i]))
+				return fail(err, errlen,
+					    "status: tier %u field %u missing or not a number",
+					    t, i);
+		if (ts->used > ts->total)
+			return fail(err, errlen, "status: tier %u uses more blocks than it has", t);
+	}
+	for (i = 0; i < sizeof(globals) / sizeof(globals[0]); i++)
+		if (field_u64(&p, globals[i]))
+			return fail(err, errlen, "status: global field %u missing or not a number", i);
+	if (field_word(&p, st->mode, sizeof(st->mode)) ||
+	    (strcmp(st->mode, "rw") && strcmp(st->mode, "Fail")))
+		return fail(err, errlen, "status: unknown mode (target version not supported?)");
+	if (!at_end(p))
+		return fail(err, errlen, "status: unexpected fields after the mode (target version not supported?)");
+	return 0;
+}
+
+int swt_parse_table(const char *params, struct swt_table *t, char *err,
+		    size_t errlen)
+{
+	const char *p = params;
+	unsigned int i;
+	uint64_t n;
+
+	memset(t, 0, sizeof(*t));
+	if (field_u64(&p, &n) || n < 1 || n > SWT_MAX_TIERS)
+		return fail(err, errlen, "table: bad tier count in '%.60s'", params);
+	t->nr_tiers = n;
+	for (i = 0; i < t->nr_tiers; i++)
+		if (field_word(&p, t->tier[i], sizeof(t->tier[i])))
+			return fail(err, errlen, "table: tier %u device missing", i);
+	while (*p == ' ')
+		p++;
+	if (strlen(p) >= sizeof(t->options))
+		return fail(err, errlen, "table: optional arguments too long");
+	strcpy(t->options, p);
+	return 0;
+}
+
+int swt_parse_map(const char *text, struct swt_extent *ext, size_t max,
+		  size_t *n, char *err, size_t errlen)
+{
+	const char *p = text;
+	char tier[16], phys[24];
+	size_t line = 0;
+
+	*n = 0;
+	while (*p) {
+		struct swt_extent e;
+		const char *q;
+		uint64_t tv;
+
+		line++;
+		if (*n == max)
+			return fail(err, errlen, "map: more than %zu extents", max);
+		if (field_u64(&p, &e.lblk) || field_u64(&p, &e.len) || !e.len ||
+		    field_word(&p, tier, sizeof(tier)) ||
+		    field_word(&p, phys, sizeof(phys)))
+			return fail(err, errlen, "map: line %zu is malformed", line);
+		if (!strcmp(tier, "-") && !strcmp(phys, "-")) {
+			e.tier = -1;
+			e.pblk = 0;
+		} else {
+			q = tier;
+			if (field_u64(&q, &tv) || tv >= SWT_MAX_TIERS || *q)
+				return fail(err, errlen, "map: line %zu: bad tier '%s'", line, tier);
+			q = phys;
+			if (field_u64(&q, &e.pblk) || *q)
+				return fail(err, errlen, "map: line %zu: bad block '%s'", line, phys);
+			e.tier = tv;
+		}
+		if (*n && ext[*n - 1].lblk + ext[*n - 1].len != e.lblk)
+			return fail(err, errlen, "map: line %zu does not follow the previous extent", line);
+		while (*p == ' ')
+			p++;
+		if (*p && *p != '\n')
+			return fail(err, errlen, "map: line %zu has extra fields", line);
+		if (*p)
+			p++;
+		ext[(*n)++] = e;
+	}
+	return 0;
+}
+
+/*----------------------------------------------------------------*/
+
+static struct swt_trace_dev *trace_dev(struct swt_trace *t, const char *dev)
+{
+	struct swt_trace_dev *d;
+	size_t i;
+
+	for (i = 0; i < t->ndevs; i++)
+		if (!strcmp(t->devs[i].dev, dev))
+			return &t->devs[i];
+	if (t->ndevs == t->capdevs) {
+		size_t cap = t->capdevs ? 2 * t->capdevs : 4;
+		void *nd = realloc(t->devs, cap * sizeof(*t->devs));
+
+		if (!nd)
+			return NULL;
+		t->devs = nd;
+		t->capdevs = cap;
+	}
+	d = &t->devs[t->ndevs++];
+	memset(d, 0, sizeof(*d));
+	snprintf(d->dev, sizeof(d->dev), "%s", dev);
+	return d;
+}
+
+static int add_size(struct swt_dir_stats *d, uint64_t sectors)
+{
+	unsigned int b = 0;
+	uint64_t kib = sectors / 2;
+
+	while (b + 1 < SWT_HIST_BUCKETS && kib > (4ULL << b))
+		b++;
+	d->hist[b]++;
+	if (d->nsizes == d->capsizes) {
+		size_t cap = d->capsizes ? 2 * d->capsizes : 256;
+		void *ns = realloc(d->sizes, cap * sizeof(*d->sizes));
+
+		if (!ns)
+			return -1;
+		d->sizes = ns;
+		d->capsizes = cap;
+	}
+	d->sizes[d->nsizes++] = sectors;
+	return 0;
+}
+
+int swt_trace_line(struct swt_trace *t, const char *line)
+{
+	char dev[32], act[8], rwbs[16];
+	unsigned long long nsect;
+	unsigned int cpu, pid;
+	unsigned long seq;
+	struct swt_trace_dev *d;
+	struct swt_dir_stats *ds;
+	const char *plus;
+	double when;
+	int dir;
+
+	t->lines++;
+	if (sscanf(line, "%31s %u %lu %lf %u %7s %15s", dev, &cpu, &seq, &when,
+		   &pid, act, rwbs) != 7 || !strchr(dev, ',')) {
+		t->ignored++;
+		return 0;
+	}
+	if (strchr(rwbs, 'W'))
+		dir = 1;
+	else if (strchr(rwbs, 'R'))
+		dir = 0;
+	else
+		return 0;	/* flush, discard or no data */
+	plus = strstr(line, " + ");
+	if (!plus || sscanf(plus, " + %llu", &nsect) != 1)
+		return 0;
+	d = trace_dev(t, dev);
+	if (!d)
+		return -1;
+	ds = &d->dir[dir];
+	if (!strcmp(act, "Q")) {
+		ds->queued++;
+	} else if (!strcmp(act, "M") || !strcmp(act, "F")) {
+		ds->merged++;
+	} else if (!strcmp(act, "D") && nsect) {
+		ds->dispatched++;
+		ds->dispatched_sectors += nsect;
+		if (add_size(ds, nsect))
+			return -1;
+	}
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t swt_dir_percentile(struct swt_dir_stats *d, unsigned int pct)
+{
+	size_t i;
+
+	if (!d->nsizes)
+		return 0;
+	qsort(d->sizes, d->nsizes, sizeof(*d->sizes), cmp_u64);
+	i = (d->nsizes - 1) * (pct > 100 ? 100 : pct) / 100;
+	return d->sizes[i];
+}
+
+void swt_trace_free(struct swt_trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->ndevs; i++) {
+		free(t->devs[i].dir[0].sizes);
+		free(t->devs[i].dir[1].sizes);
+	}
+	free(t->devs);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * dmswaptier: parsing of everything the kernel target prints (status and
+ * table lines, the map message) and of blkparse output. The one place that
+ * knows these formats; anything unexpected is an error with a reason,
+ * never a crash.
+ */
+#ifndef SWT_PARSE_H
+#define SWT_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SWT_MAX_TIERS 8
+
+struct swt_tier_status {
+	uint64_t used, total, reads, writes, errors;
+};
+
+struct swt_status {
+	unsigned int nr_tiers;
+	struct swt_tier_status tier[SWT_MAX_TIERS];
+	uint64_t mapped, logical, seq_writes, write_allocs, deferred, pending;
+	uint64_t map_bytes;
+	char mode[8];		/* "rw" or "Fail" */
+};
+
+struct swt_table {
+	unsigned int nr_tiers;
+	char tier[SWT_MAX_TIERS][32];	/* "major:minor" */
+	char options[256];		/* the optional arguments, verbatim */
+};
+
+struct swt_extent {
+	uint64_t lblk, len;
+	int tier;			/* -1: unmapped */
+	uint64_t pblk;
+};
+
+/*
+ * Each returns 0, or -1 with a sentence in err (errlen bytes) saying what
+ * was wrong with the input.
+ */
+int swt_parse_status(const char *params, struct swt_status *st, char *err,
+		     size_t errlen);
+int swt_parse_table(const char *params, struct swt_table *t, char *err,
+		    size_t errlen);
+/* Parses up to max extents from the map message; *n gets the count. */
+int swt_parse_map(const char *text, struct swt_extent *ext, size_t max,
+		  size_t *n, char *err, size_t errlen);
+
+/* blkparse analysis: requests queued, merged and dispatched per direction. */
+#define SWT_HIST_BUCKETS 10	/* 4K, 8K, ... 2M+ (powers of two) */
+
+struct swt_dir_stats {
+	uint64_t queued, merged, dispatched, dispatched_sectors;
+	uint64_t hist[SWT_HIST_BUCKETS];	/* dispatched sizes */
+	uint64_t *sizes;			/* dispatched sizes, sectors */
+	size_t nsizes, capsizes;
+};
+
+struct swt_trace_dev {
+	char dev[32];			/* "major,minor" as blkparse prints */
+	struct swt_dir_stats dir[2];	/* 0 read, 1 write */
+};
+
+struct swt_trace {
+	struct swt_trace_dev *devs;
+	size_t ndevs, capdevs;
+	uint64_t lines, ignored;
+};
+
+/*
+ * Feed one line of default-format blkparse output. Lines that are not
+ * trace events (summaries, blank lines) are counted in ignored.
+ */
+int swt_trace_line(struct swt_trace *t, const char *line);
+void swt_trace_free(struct swt_trace *t);
+/* Percentile (0-100) of dispatched sizes in sectors; 0 if none. */
+uint64_t swt_dir_percentile(struct swt_dir_stats *d, unsigned int pct);
+
+#endif
