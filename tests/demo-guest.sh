@@ -21,22 +21,23 @@ echo "\$ memhog 3 $mib 2 aged    # 3 processes, $((mib * 3 / 2)) MiB each, in $(
 "$SWT_TOP/build/bin/memhog" 3 "$mib" 2 aged
 hrc=$?
 bt_stop
+T=$SWT_TOP/build/bin/dmswaptier
 echo
 echo "\$ dmsetup status swaptier0"
 dmsetup status swaptier0
 echo
-echo "\$ dmsetup message swaptier0 0 stats"
-dmsetup message swaptier0 0 stats
+echo "\$ dmswaptier status swaptier0"
+"$T" status swaptier0
 echo
-echo "\$ dmsetup message swaptier0 0 map 0 $(swt_global swaptier0 1) | head -n 12"
-dmsetup message swaptier0 0 map 0 "$(swt_global swaptier0 1)" | head -n 12
+echo "\$ dmsetup message swaptier0 0 map 0 $(swt_global swaptier0 1) | head -n 8"
+dmsetup message swaptier0 0 map 0 "$(swt_global swaptier0 1)" | head -n 8
 echo
-echo "blktrace, requests dispatched to each tier:"
-for d in "$F" "$S"; do
-	read -r w ws r rs < <(bt_summary /tmp/bt "$d")
-	printf '  %-5s %6d writes, avg %4d KiB   %6d reads, avg %4d KiB\n' "$(basename "$d")" \
-		"$w" "$(( w ? ws / 2 / w : 0 ))" "$r" "$(( r ? rs / 2 / r : 0 ))"
-done
+echo "\$ dmswaptier map swaptier0 --summary"
+"$T" map swaptier0 --summary
+for d in "$F" "$S"; do blkparse -q -i "/tmp/bt/$(basename "$d")" >>/tmp/bt.txt 2>/dev/null; done
+echo
+echo "\$ dmswaptier trace --analyse blkparse.txt    # blktrace of both tiers during the workload"
+"$T" trace --analyse /tmp/bt.txt
 swapoff /dev/mapper/swaptier0
 dmsetup remove swaptier0
 [ $hrc = 0 ] && echo "every page verified" || echo "MEMHOG FAILED"

@@ -123,13 +123,14 @@ fio_verify() {
 	fi
 }
 
-# bt_start DIR DEV...: blktrace the issue (dispatch) events of each device.
+# bt_start DIR DEV...: blktrace the queue, merge and dispatch events of each
+# device.
 bt_start() {
 	local dir=$1; shift
 	local args=() d
 	for d in "$@"; do args+=(-d "$d"); done
 	rm -rf "$dir" && mkdir -p "$dir"
-	(cd "$dir" && exec blktrace -a issue "${args[@]}" >/dev/null 2>&1) &
+	(cd "$dir" && exec blktrace -a queue -a issue "${args[@]}" >/dev/null 2>&1) &
 	BT_PID=$!
 	# blktrace has started when every device has its per-CPU trace file
 	poll "[ \$(ls $dir | grep -c 'blktrace\.0') -ge $# ]" 20

@@ -602,10 +602,11 @@ static void trace_report(struct swt_trace *t, bool json)
 			for (b = 0; b < SWT_HIST_BUCKETS; b++) {
 				uint64_t w = 50 * s->hist[b] / s->dispatched;
 
-				printf("    %5llu%s KiB %8" PRIu64 " %.*s\n",
-				       b + 1 < SWT_HIST_BUCKETS ? 4ULL << b : 4ULL << b,
-				       b + 1 < SWT_HIST_BUCKETS ? " " : "+", s->hist[b],
-				       (int)w, "##################################################");
+				printf("    %s %4llu KiB %8" PRIu64 " %.*s\n",
+				       b + 1 < SWT_HIST_BUCKETS ? "<=" : "> ",
+				       b + 1 < SWT_HIST_BUCKETS ? 4ULL << b : 4ULL << (b - 1),
+				       s->hist[b], (int)w,
+				       "##################################################");
 			}
 		}
 	}
