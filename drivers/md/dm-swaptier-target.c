@@ -183,8 +183,7 @@ static int swt_map_read(struct swt_target *st, struct bio *bio,
 	return DM_MAPIO_REMAPPED;
 }
 
-static void __swt_start_write(struct swt_pool *pool, struct swt_bio *sb,
-			      const struct swt_alloc *a)
+static void swt_start_write(struct swt_bio *sb, const struct swt_alloc *a)
 {
 	sb->kind = SWT_BIO_WRITE;
 	sb->pblk = a->pblk;
@@ -203,7 +202,7 @@ static int swt_map_write(struct swt_target *st, struct bio *bio,
 	spin_lock_irqsave(&pool->lock, flags);
 	if (likely(bio_list_empty(&pool->deferred)) &&
 	    swt_map_alloc(&pool->map, smp_processor_id(), nr, &a)) {
-		__swt_start_write(pool, sb, &a);
+		swt_start_write(sb, &a);
 		spin_unlock_irqrestore(&pool->lock, flags);
 		if (a.len < nr)
 			dm_accept_partial_bio(bio, a.len * SWT_BLOCK_SECTORS);
@@ -408,7 +407,7 @@ static void swt_do_deferred(struct swt_pool *pool)
 		}
 		bio_list_pop(&pool->deferred);
 		sb = dm_per_bio_data(bio, sizeof(*sb));
-		__swt_start_write(pool, sb, &a);
+		swt_start_write(sb, &a);
 		spin_unlock_irq(&pool->lock);
 
 		swt_remap(pool, bio, a.tier, a.pblk);
