@@ -32,6 +32,9 @@
 #define SWT_LINK_END	0x7ffffff0U
 #define SWT_NONE	0xffffffffU
 
+/* Free runs a new extent looks at before it settles for a short one. */
+#define SWT_RUN_PROBES		8
+
 /* Reclaim done inline by an allocation, so a write rarely has to wait. */
 #define SWT_RECLAIM_INLINE	32U
 
@@ -256,34 +259,61 @@ void swt_map_close_frontiers(struct swt_map *m)
 }
 
 /*
- * Open a new extent on tier @t for @f: the first free run at or after the
- * tier's cursor, at most frontier_blocks long. Extents are taken in rising
- * block order, so one CPU's successive extents usually touch.
+ * The next free run of tier @t at or after block @from (wrapping once),
+ * at most @max long. Returns false if the tier has no free block.
+ */
+static bool swt_next_run(struct swt_map *m, unsigned int t, unsigned long from,
+			 u32 max, unsigned long *s, unsigned long *e)
+{
+	struct swt_tier *tr = &m->tier[t];
+	unsigned long tend = tr->start + tr->nr_blocks;
+
+	*s = find_next_zero_bit(m->used, tend, from);
+	if (*s >= tend)
+		*s = find_next_zero_bit(m->used, tend, tr->start);
+	if (*s >= tend)
+		return false;
+	*e = find_next_bit(m->used, min_t(unsigned long, tend, *s + max), *s);
+	return true;
+}
+
+/*
+ * Open a new extent on tier @t for @f, searching from the tier's cursor in
+ * rising block order, so that one CPU's successive extents usually touch.
+ * A tier whose free space is fragmented offers short runs: look at a few
+ * and take the first that is at least a quarter of an extent, or else the
+ * longest seen, so that writes keep merging below.
  */
 static bool swt_frontier_open(struct swt_map *m, struct swt_frontier *f,
 			      unsigned int t)
 {
 	struct swt_tier *tr = &m->tier[t];
-	unsigned long tend = tr->start + tr->nr_blocks;
-	unsigned long s, e, lim;
+	unsigned long s, e, bs = 0, be = 0, from = tr->start + tr->cursor;
+	unsigned int i;
 
 	if (!tr->nr_free)
 		return false;
-	s = find_next_zero_bit(m->used, tend, tr->start + tr->cursor);
-	if (s >= tend)
-		s = find_next_zero_bit(m->used, tend, tr->start);
-	if (WARN_ON(s >= tend))
+	for (i = 0; i < SWT_RUN_PROBES; i++) {
+		if (!swt_next_run(m, t, from, m->frontier_blocks, &s, &e))
+			break;
+		if (e - s > be - bs) {
+			bs = s;
+			be = e;
+		}
+		if (be - bs >= m->frontier_blocks / 4 || be - bs >= tr->nr_free)
+			break;
+		from = e;
+	}
+	if (WARN_ON(be == bs))
 		return false;
-	lim = min_t(unsigned long, tend, s + m->frontier_blocks);
-	e = find_next_bit(m->used, lim, s);
 
-	bitmap_set(m->used, s, e - s);
-	tr->nr_free -= e - s;
-	tr->cursor = (e - tr->start) % tr->nr_blocks;
-	f->next = s;
-	f->end = e;
-	while (s < e)
-		m->p2l[s++] = SWT_P_FRONTIER;
+	bitmap_set(m->used, bs, be - bs);
+	tr->nr_free -= be - bs;
+	tr->cursor = (be - tr->start) % tr->nr_blocks;
+	f->next = bs;
+	f->end = be;
+	while (bs < be)
+		m->p2l[bs++] = SWT_P_FRONTIER;
 	return true;
 }
 

@@ -323,6 +323,28 @@ static void test_trim_chain(void)
 	finish();
 }
 
+static void test_fragmented_tier_prefers_long_run(void)
+{
+	const u32 tiers[] = { 256 };
+	struct swt_alloc a;
+	u32 l;
+
+	EXPECT_EQ(mk(240, 1, tiers, 1, 64), 0);
+	for (l = 0; l < 240; l++)
+		write1(l, 0);
+	/* holes of one block at 1, 3 and 5, and a 32-block run at 100 */
+	for (l = 1; l < 6; l += 2)
+		swt_map_unmap(&m, to_lblk(l), 1);
+	swt_map_unmap(&m, to_lblk(100), 32);
+	swt_map_close_frontiers(&m);
+	m.tier[0].cursor = 0;
+	EXPECT(swt_map_alloc(&m, 0, 64, &a));
+	EXPECT_EQ(from_pblk(a.pblk), 100);
+	EXPECT_EQ(a.len, 32);
+	swt_map_commit(&m, to_lblk(100), a.pblk, 32);
+	finish();
+}
+
 static void test_alloc_failure_unwinds(void)
 {
 	const u32 tiers[] = { 64 };
@@ -366,6 +388,7 @@ int main(void)
 		{ "steal_keeps_fast_tier_first", test_steal_keeps_fast_tier_first },
 		{ "two_writes_same_block", test_two_writes_same_block },
 		{ "trim_chain", test_trim_chain },
+		{ "fragmented_tier_prefers_long_run", test_fragmented_tier_prefers_long_run },
 		{ "alloc_failure_unwinds", test_alloc_failure_unwinds },
 		{ "memory_budget", test_memory_budget },
 	};
