@@ -1,7 +1,8 @@
 #!/bin/bash
 # make check: dependencies, kernels, module builds for both series, host
-# unit tests and fuzzing, lint, the VM suite on both kernels and the VM
-# harness's self-test. Every stage prints ok/not ok lines; this script counts
+# unit tests and fuzzing, the CLI's host tests, lint, the VM suite (which
+# includes the CLI's VM case) on both kernels and the VM harness's
+# self-test. Every stage prints ok/not ok lines; this script counts
 # them and closes with exactly one line "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,6 +34,7 @@ stage modules scripts/build-module.sh 6.1 6.12
 built=$?
 stage tools tests/vm/build-tools.sh && echo "ok tools" >>"$all"
 stage unit tests/unit/run.sh
+stage tool tests/tool/run.sh
 stage lint scripts/lint.sh
 for series in 6.1 6.12; do
 	if grep -q "^ok build/$series " "$all"; then

@@ -35,6 +35,7 @@ echo
 echo "\$ dmswaptier map swaptier0 --summary"
 "$T" map swaptier0 --summary
 for d in "$F" "$S"; do blkparse -q -i "/tmp/bt/$(basename "$d")" >>/tmp/bt.txt 2>/dev/null; done
+cp /tmp/bt.txt "$SWT_OUT/blkparse.txt"
 echo
 echo "\$ dmswaptier trace --analyse blkparse.txt    # blktrace of both tiers during the workload"
 "$T" trace --analyse /tmp/bt.txt

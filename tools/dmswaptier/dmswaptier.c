@@ -614,6 +614,49 @@ static void trace_report(struct swt_trace *t, bool json)
 		printf("]\n");
 }
 
+/* --plot: the dispatched-size histograms as a PNG bar chart (gnuplot). */
+static void trace_plot(struct swt_trace *t, const char *png)
+{
+	char data[] = "/tmp/dmswaptier-plot.XXXXXX";
+	size_t i, d, b, col = 2;
+	FILE *f, *g;
+	int fd;
+
+	fd = mkstemp(data);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f)
+		die(EXIT_DEVICE, "--plot: cannot write a temporary file: %s", strerror(errno));
+	fprintf(f, "size");
+	for (i = 0; i < t->ndevs; i++)
+		for (d = 0; d < 2; d++)
+			fprintf(f, "\t\"%s %s\"", t->devs[i].dev, d ? "write" : "read");
+	fprintf(f, "\n");
+	for (b = 0; b < SWT_HIST_BUCKETS; b++) {
+		fprintf(f, "%s%llu", b + 1 < SWT_HIST_BUCKETS ? "" : ">",
+			b + 1 < SWT_HIST_BUCKETS ? 4ULL << b : 4ULL << (b - 1));
+		for (i = 0; i < t->ndevs; i++)
+			for (d = 0; d < 2; d++)
+				fprintf(f, "\t%" PRIu64, t->devs[i].dir[d].hist[b]);
+		fprintf(f, "\n");
+	}
+	fclose(f);
+	g = popen("gnuplot", "w");
+	if (!g)
+		die(EXIT_DEVICE, "--plot: cannot run gnuplot");
+	fprintf(g, "set terminal png size 1000,560\nset output '%s'\n"
+		"set title 'Requests dispatched to each tier, by size'\n"
+		"set xlabel 'request size (KiB, at most)'\nset ylabel 'requests'\n"
+		"set style data histograms\nset style histogram clustered\n"
+		"set style fill solid 0.8\nset key autotitle columnhead\n"
+		"set logscale y\nset yrange [0.8:*]\nplot ", png);
+	for (i = 0; i < 2 * t->ndevs; i++, col++)
+		fprintf(g, "%s'%s' using %zu:xtic(1)", i ? ", " : "", data, col);
+	fprintf(g, "\n");
+	if (pclose(g))
+		die(EXIT_DEVICE, "--plot: gnuplot failed (is gnuplot-nox installed?)");
+	unlink(data);
+}
+
 static int analyse_file(struct swt_trace *t, FILE *f)
 {
 	char line[1024];
@@ -631,24 +674,28 @@ static int cmd_trace(int argc, char **argv)
 		{ "analyze", no_argument, NULL, 'a' },
 		{ "seconds", required_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "plot", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct swt_trace t = { 0 };
 	bool analyse = false, json = false;
+	const char *plot = NULL;
 	int c, i, seconds = 10;
 
-	while ((c = getopt_long(argc, argv, "as:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "as:jp:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': analyse = true; break;
+		case 'p': plot = optarg; break;
 		case 's': seconds = atoi(optarg);
 			if (seconds <= 0)
 				die(EXIT_USAGE, "trace: --seconds needs a positive number");
 			break;
 		case 'j': json = true; break;
 		case 'h':
-			puts("usage: dmswaptier trace NAME [--seconds N] [--json]\n"
-			     "       dmswaptier trace --analyse FILE... [--json]   (blkparse output, - for stdin)");
+			puts("usage: dmswaptier trace NAME [--seconds N] [--json] [--plot FILE.png]\n"
+			     "       dmswaptier trace --analyse FILE... [--json] [--plot FILE.png]\n"
+			     "       (FILE: blkparse output in its default format, - for stdin)");
 			return 0;
 		default: return EXIT_USAGE;
 		}
@@ -690,7 +737,11 @@ static int cmd_trace(int argc, char **argv)
 		if (!p || analyse_file(&t, p) || pclose(p))
 			die(EXIT_DEVICE, "%s: blktrace failed (debugfs mounted? root?)", argv[optind]);
 	}
+	if (!t.ndevs)
+		die(EXIT_DEVICE, "trace: no block I/O events in the input");
 	trace_report(&t, json);
+	if (plot)
+		trace_plot(&t, plot);
 	swt_trace_free(&t);
 	return 0;
 }
@@ -712,7 +763,7 @@ static void usage(FILE *f)
 	      "  remove NAME\n"
 	      "  status [NAME] [--json] [--watch SECONDS]\n"
 	      "  map NAME [--from BLOCK] [--count N] [--summary]\n"
-	      "  trace NAME [--seconds N] [--json] | trace --analyse FILE... [--json]\n"
+	      "  trace NAME [--seconds N] [--json] [--plot PNG] | trace --analyse FILE... [--json] [--plot PNG]\n"
 	      "Exit status: 0 ok, 1 usage error, 2 device or kernel error. See dmswaptier(8).\n", f);
 }
 

@@ -38,7 +38,9 @@ tw=$("$T" trace --analyse --json /tmp/bt-tool.txt |
 	jq --arg d "$(dev_mm "$A" | tr : ,)" '[.[] | select(.device == $d and .dir == "write")][0].dispatched')
 check trace-analyse-matches test "$tw" = "$bw"
 check trace-analyse-merges bash -c "'$T' trace --analyse /tmp/bt-tool.txt | grep -q 'merge ratio'"
-check trace-live bash -c "'$T' trace tl --seconds 2 --json | jq -e 'length >= 0' >/dev/null"
+dd if=/dev/zero of=/dev/mapper/tl bs=4k count=256 oflag=direct status=none &
+check trace-live bash -c "'$T' trace tl --seconds 3 --json | jq -e 'length > 0' >/dev/null"
+wait
 
 check remove "$T" remove tl
 check removed bash -c '! dmsetup info tl >/dev/null 2>&1'
@@ -49,6 +51,7 @@ check swap-gone bash -c '! grep -q "^/dev/mapper/tl " /proc/swaps'
 dmsetup create notours --table "0 8 zero"
 "$T" map notours >/dev/null 2>&1; check err-not-swaptier test $? = 2
 dmsetup remove notours
+"$T" map vda >/dev/null 2>&1; check err-not-dm test $? = 2
 "$T" frobnicate >/dev/null 2>&1; check err-usage test $? = 1
 "$T" create >/dev/null 2>&1; check err-create-usage test $? = 1
 "$T" create big "$A" --size 99G >/dev/null 2>&1; check err-oversize test $? = 1
