@@ -38,7 +38,7 @@ tw=$("$T" trace --analyse --json /tmp/bt-tool.txt |
 	jq --arg d "$(dev_mm "$A" | tr : ,)" '[.[] | select(.device == $d and .dir == "write")][0].dispatched')
 check trace-analyse-matches test "$tw" = "$bw"
 check trace-analyse-merges bash -c "'$T' trace --analyse /tmp/bt-tool.txt | grep -q 'merge ratio'"
-dd if=/dev/zero of=/dev/mapper/tl bs=4k count=256 oflag=direct status=none &
+(sleep 1; dd if=/dev/mapper/tl of=/dev/null bs=1M count=4 iflag=direct status=none) &
 check trace-live bash -c "'$T' trace tl --seconds 3 --json | jq -e 'length > 0' >/dev/null"
 wait
 
