@@ -38,8 +38,13 @@ tw=$("$T" trace --analyse --json /tmp/bt-tool.txt |
 	jq --arg d "$(dev_mm "$A" | tr : ,)" '[.[] | select(.device == $d and .dir == "write")][0].dispatched')
 check trace-analyse-matches test "$tw" = "$bw"
 check trace-analyse-merges bash -c "'$T' trace --analyse /tmp/bt-tool.txt | grep -q 'merge ratio'"
-(sleep 1; dd if=/dev/mapper/tl of=/dev/null bs=1M count=4 iflag=direct status=none) &
+# read mapped blocks over and over for as long as the live trace runs
+touch /tmp/tool-reading
+(while [ -e /tmp/tool-reading ]; do
+	dd if=/dev/mapper/tl of=/dev/null bs=1M count=4 iflag=direct status=none
+done) &
 check trace-live bash -c "'$T' trace tl --seconds 3 --json | jq -e 'length > 0' >/dev/null"
+rm -f /tmp/tool-reading
 wait
 
 check remove "$T" remove tl
