@@ -995,8 +995,10 @@ static int swt_message(struct dm_target *ti, unsigned int argc, char **argv,
 	struct swt_target *st = ti->private;
 	struct swt_pool *pool = st->pool;
 
-	if (!argc)
+	if (!argc) {
+		DMWARN("empty message");
 		return -EINVAL;
+	}
 	if (!strcasecmp(argv[0], "map"))
 		return swt_msg_map(pool, argc, argv, result, maxlen);
 	if (argc != 1) {
