@@ -22,6 +22,8 @@ for c in "$@"; do
 	rc=$?
 	end=$(date +%s)
 	dmesg -c >"$logs/$name.dmesg"
+	# /tmp is a small tmpfs: each case starts with it empty
+	rm -rf /tmp/* /tmp/.[!.]* 2>/dev/null
 	grep -aE '^(not )?ok ' "$logs/$name.log" >"$logs/$name.res"
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		echo "not ok $name: timed out after ${t}s" >>"$logs/$name.res"

@@ -19,7 +19,7 @@ expect() {	# NAME PATTERN
 }
 expect passing-case-passes "^ok $series/pass$"
 expect warn-fails-case "^not ok $series/warn: kernel splat: .*WARNING"
-expect warn-fails-vm "^not ok $series/vm: .*kernel splat"
+expect warn-fails-vm "^not ok $series/vm-[0-9]+[MG]: .*kernel splat"
 expect nonzero-exit-fails "^not ok $series/exit-nonzero: exited with status 3"
 expect no-result-fails "^not ok $series/no-result: printed no result"
 expect case-timeout-fails "^not ok $series/hang: timed out"
