@@ -123,19 +123,32 @@ fio_verify() {
 	fi
 }
 
-# bt_start DIR DEV...: blktrace the queue, merge and dispatch events of each
-# device.
+# bt_start DIR DEV...: blktrace each device: by default the queue, merge
+# and dispatch events; BT_MASK="issue" for dispatches only (far fewer events,
+# which an emulated guest under memory pressure can keep up with).
 bt_start() {
 	local dir=$1; shift
 	local args=() d
 	for d in "$@"; do args+=(-d "$d"); done
+	BT_DIR=$dir
 	rm -rf "$dir" && mkdir -p "$dir"
-	(cd "$dir" && exec blktrace -a queue -a issue "${args[@]}" >/dev/null 2>&1) &
+	# large relay buffers: an emulated guest drains them slowly
+	local m masks=()
+	for m in ${BT_MASK:-queue issue}; do masks+=(-a "$m"); done
+	(cd "$dir" && exec blktrace -b 1024 -n 4 "${masks[@]}" "${args[@]}" \
+		>"$dir.out" 2>&1) &
 	BT_PID=$!
 	# blktrace has started when every device has its per-CPU trace file
 	poll "[ \$(ls $dir | grep -c 'blktrace\.0') -ge $# ]" 20
 }
-bt_stop() { kill -INT "$BT_PID" 2>/dev/null; wait "$BT_PID" 2>/dev/null; }
+bt_stop() {
+	kill -INT "$BT_PID" 2>/dev/null
+	wait "$BT_PID" 2>/dev/null
+	# blktrace says so when its buffers overflowed: the counts are then low
+	grep -h -i 'dropped' "$BT_DIR.out" 2>/dev/null | sed 's/^/# blktrace: /'
+}
+# bt_complete: the last trace lost no events
+bt_complete() { ! grep -qE 'dropped [1-9]|You have [1-9]' "$BT_DIR.out" 2>/dev/null; }
 
 # bt_summary DIR DEV: "<writes> <write_sectors> <reads> <read_sectors>"
 # of the requests dispatched to DEV.
