@@ -61,7 +61,6 @@ struct swt_pool {
 	unsigned int nr_tiers;
 	dev_t tier_dev[SWT_MAX_TIERS];
 	struct block_device *bdev[SWT_MAX_TIERS];
-	bool tier_can_trim[SWT_MAX_TIERS];
 
 	spinlock_t lock;		/* protects everything below */
 	struct swt_map map;
@@ -781,8 +780,8 @@ static void swt_resume(struct dm_target *ti)
 	unsigned int t;
 
 	for (t = 0; t < st->nr_tiers; t++) {
-		pool->tier_can_trim[t] = bdev_max_discard_sectors(st->dev[t]->bdev);
-		if (st->discard_passdown && pool->tier_can_trim[t])
+		if (st->discard_passdown &&
+		    bdev_max_discard_sectors(st->dev[t]->bdev))
 			mask |= 1U << t;
 	}
 	spin_lock_irq(&pool->lock);

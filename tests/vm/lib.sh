@@ -40,10 +40,6 @@ swt_unload() {
 # blocks DEV: size in 4 KiB blocks
 dev_blocks() { echo $(($(blockdev --getsz "$1") / 8)); }
 
-# swt_status DEV FIELD-INDEX: one field of the INFO status (0 = first field
-# after the target name)
-swt_info() { dmsetup status "$1" | awk -v i="$2" '{print $(4 + i)}'; }
-
 # poll COND TIMEOUT: wait until the command succeeds, at most TIMEOUT seconds
 poll() {
 	local t=$2 i=0
@@ -80,7 +76,7 @@ swt_create() {
 	dmsetup create "$name" --table "$line"
 }
 
-# A field of the map message output count: extents on a tier
+# swt_check_map DEV: the target's own invariant check says ok
 swt_check_map() {
 	local r
 	r=$(dmsetup message "$1" 0 check) || return 1

@@ -126,7 +126,11 @@ static int list_devices(char ***names)
 			if (s && dm_task_set_name(s, n->name) && dm_task_run(s)) {
 				dm_get_next_target(s, NULL, &a, &b, &tt, &params);
 				if (tt && !strcmp(tt, TARGET)) {
-					*names = realloc(*names, (count + 1) * sizeof(char *));
+					char **nn = realloc(*names, (count + 1) * sizeof(char *));
+
+					if (!nn)
+						die(EXIT_DEVICE, "out of memory");
+					*names = nn;
 					(*names)[count++] = strdup(n->name);
 				}
 			}
