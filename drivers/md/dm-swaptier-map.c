@@ -235,6 +235,11 @@ static struct swt_frontier *swt_front(struct swt_map *m, unsigned int cpu,
 	return &m->front[(cpu % m->nr_cpus) * m->nr_tiers + t];
 }
 
+static struct swt_frontier *swt_mig_front(struct swt_map *m, unsigned int t)
+{
+	return &m->front[m->nr_cpus * m->nr_tiers + t];
+}
+
 static void swt_frontier_close(struct swt_map *m, struct swt_frontier *f)
 {
 	while (f->next < f->end)
@@ -248,6 +253,14 @@ static void swt_tier_steal(struct swt_map *m, unsigned int t)
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++)
 		swt_frontier_close(m, swt_front(m, cpu, t));
+	swt_frontier_close(m, swt_mig_front(m, t));
+}
+
+void swt_map_set_alloc(struct swt_map *m, unsigned int t, bool on)
+{
+	m->tier[t].no_alloc = !on;
+	if (!on)
+		swt_tier_steal(m, t);
 }
 
 void swt_map_close_frontiers(struct swt_map *m)
@@ -317,23 +330,60 @@ static bool swt_frontier_open(struct swt_map *m, struct swt_frontier *f,
 	return true;
 }
 
+/* Hand out up to @want blocks of @f, which has at least one left. */
+static void swt_frontier_take(struct swt_map *m, struct swt_frontier *f,
+			      unsigned int t, u32 want, struct swt_alloc *a)
+{
+	u32 n = min(want, f->end - f->next), i;
+
+	for (i = 0; i < n; i++)
+		m->p2l[f->next + i] = SWT_P_WRITING;
+	a->pblk = to_pblk(f->next);
+	a->len = n;
+	a->tier = t;
+	a->seq = f->next == f->last;
+	f->next += n;
+	f->last = f->next;
+}
+
+/* Make sure @f has a block left on tier @t; false if the tier is full. */
+static bool swt_frontier_ready(struct swt_map *m, struct swt_frontier *f,
+			       unsigned int t)
+{
+	if (f->next < f->end)
+		return true;
+	if (!m->tier[t].nr_free)
+		swt_tier_steal(m, t);
+	return swt_frontier_open(m, f, t);
+}
+
+bool swt_map_alloc_on(struct swt_map *m, unsigned int t, u32 want,
+		      struct swt_alloc *a)
+{
+	struct swt_frontier *f = swt_mig_front(m, t);
+
+	if (m->ready.count)
+		swt_map_reclaim(m, max(want, SWT_RECLAIM_INLINE));
+	if (m->tier[t].no_alloc || !swt_frontier_ready(m, f, t))
+		return false;
+	swt_frontier_take(m, f, t, want, a);
+	return true;
+}
+
 bool swt_map_alloc(struct swt_map *m, unsigned int cpu, u32 want,
 		   struct swt_alloc *a)
 {
 	struct swt_frontier *f = NULL;
 	unsigned int t;
-	u32 n, i;
 
 	if (m->ready.count)
 		swt_map_reclaim(m, max(want, SWT_RECLAIM_INLINE));
 
 	for (t = 0; t < m->nr_tiers; t++) {
+		if (m->tier[t].no_alloc)
+			continue;
 		f = swt_front(m, cpu, t);
-		if (f->next < f->end)
-			break;
-		if (!m->tier[t].nr_free)
-			swt_tier_steal(m, t);
-		if (swt_frontier_open(m, f, t))
+		if (swt_frontier_ready(m, f, t))
 			break;
 	}
 	if (t == m->nr_tiers) {
@@ -347,15 +397,7 @@ bool swt_map_alloc(struct swt_map *m, unsigned int cpu, u32 want,
 		return swt_map_alloc(m, cpu, want, a);
 	}
 
-	n = min(want, f->end - f->next);
-	for (i = 0; i < n; i++)
-		m->p2l[f->next + i] = SWT_P_WRITING;
-	a->pblk = to_pblk(f->next);
-	a->len = n;
-	a->tier = t;
-	a->seq = f->next == f->last;
-	f->next += n;
-	f->last = f->next;
+	swt_frontier_take(m, f, t, want, a);
 	m->write_allocs++;
 	if (a->seq)
 		m->seq_writes++;
@@ -392,6 +434,34 @@ void swt_map_commit(struct swt_map *m, swt_lblk_t lblk, swt_pblk_t pblk,
 		m->nr_mapped++;
 		m->tier[t].nr_mapped++;
 	}
+}
+
+u32 swt_map_move(struct swt_map *m, const u32 *lblk, swt_pblk_t src,
+		 swt_pblk_t dst, u32 len)
+{
+	u32 s = from_pblk(src), d = from_pblk(dst), moved = 0, i, l;
+	unsigned int from = swt_map_tier_of(m, src);
+	unsigned int to = swt_map_tier_of(m, dst);
+
+	for (i = 0; i < len; i++) {
+		if (WARN_ON(m->p2l[d + i] != SWT_P_WRITING))
+			continue;
+		l = lblk[i];
+		if (l >= m->nr_logical || from_pblk(m->l2p[l]) != s + i) {
+			/* rewritten or discarded during the copy */
+			swt_release(m, d + i, false);
+			m->move_lost++;
+			continue;
+		}
+		m->l2p[l] = to_pblk(d + i);
+		m->p2l[d + i] = l;
+		m->tier[from].nr_mapped--;
+		m->tier[to].nr_mapped++;
+		swt_defer_free(m, s + i);
+		moved++;
+	}
+	m->moved += moved;
+	return moved;
 }
 
 void swt_map_abort(struct swt_map *m, swt_pblk_t pblk, u32 len)
@@ -445,7 +515,7 @@ u64 swt_map_bytes(const struct swt_map *m)
 	return (u64)m->nr_logical * sizeof(*m->l2p) +
 	       (u64)m->nr_physical * sizeof(*m->p2l) +
 	       (u64)BITS_TO_LONGS(m->nr_physical) * sizeof(long) +
-	       (u64)m->nr_cpus * m->nr_tiers * sizeof(*m->front) +
+	       (u64)(m->nr_cpus + 1) * m->nr_tiers * sizeof(*m->front) +
 	       sizeof(*m);
 }
 
@@ -484,7 +554,8 @@ int swt_map_create(struct swt_map *m, u32 nr_logical, unsigned int nr_tiers,
 	m->l2p = kvmalloc_array(nr_logical, sizeof(*m->l2p), GFP_KERNEL);
 	m->p2l = kvmalloc_array(total, sizeof(*m->p2l), GFP_KERNEL);
 	m->used = kvcalloc(BITS_TO_LONGS(total), sizeof(long), GFP_KERNEL);
-	m->front = kvcalloc(nr_cpus * nr_tiers, sizeof(*m->front), GFP_KERNEL);
+	m->front = kvcalloc((nr_cpus + 1) * nr_tiers, sizeof(*m->front),
+			    GFP_KERNEL);
 	if (!m->l2p || !m->p2l || !m->used || !m->front) {
 		swt_map_destroy(m);
 		return -ENOMEM;
@@ -584,7 +655,7 @@ int swt_map_check(const struct swt_map *m, u32 *bad)
 		    freed[t] != m->tier[t].nr_free)
 			return -6;
 	}
-	for (i = 0; i < m->nr_cpus * m->nr_tiers; i++) {
+	for (i = 0; i < (m->nr_cpus + 1) * m->nr_tiers; i++) {
 		f = &m->front[i];
 		*bad = i;
 		if (f->next > f->end)

@@ -62,6 +62,7 @@ struct swt_tier {
 	u32 nr_free;		/* free and not held by any frontier */
 	u32 nr_mapped;		/* blocks a logical block points to */
 	u32 cursor;		/* where the next extent search starts */
+	bool no_alloc;		/* being evacuated: nothing new lands here */
 	struct swt_tier_stats st;
 };
 
@@ -103,7 +104,11 @@ struct swt_map {
 	swt_pblk_t *l2p;	/* logical -> physical, SWT_NO_PBLK if unmapped */
 	u32 *p2l;		/* physical -> logical, or a state (see .c) */
 	unsigned long *used;	/* bit set: physical block not free */
-	struct swt_frontier *front;	/* [cpu * nr_tiers + tier] */
+	/*
+	 * [cpu * nr_tiers + tier]; row nr_cpus is the migration frontier,
+	 * where copies between tiers write.
+	 */
+	struct swt_frontier *front;
 
 	struct swt_epoch ep[SWT_EPOCHS];
 	unsigned int ep_cur;	/* epoch new reads and frees join */
@@ -116,6 +121,8 @@ struct swt_map {
 	u64 seq_writes;		/* allocations right after the previous one */
 	u64 write_allocs;
 	u64 trims_skipped;	/* blocks freed without the discard */
+	u64 moved;		/* blocks swt_map_move() remapped */
+	u64 move_lost;		/* ... dropped because a write or discard won */
 
 	struct swt_tier tier[SWT_MAX_TIERS];
 };
@@ -161,6 +168,19 @@ bool swt_map_alloc(struct swt_map *m, unsigned int cpu, u32 want,
 		   struct swt_alloc *a);
 
 /*
+ * Allocate up to @want consecutive blocks on tier @t itself, through the
+ * migration frontier. Returns false if the tier has no free block.
+ */
+bool swt_map_alloc_on(struct swt_map *m, unsigned int t, u32 want,
+		      struct swt_alloc *a);
+
+/*
+ * Stop (@on false) or restart new allocations on tier @t; stopping gives
+ * back the unused part of every frontier on it.
+ */
+void swt_map_set_alloc(struct swt_map *m, unsigned int t, bool on);
+
+/*
  * A write of @len blocks from @lblk to the blocks allocated at @pblk has
  * completed: point the logical blocks there and free what they pointed to
  * (once no reader can still reach it).
@@ -170,6 +190,26 @@ void swt_map_commit(struct swt_map *m, swt_lblk_t lblk, swt_pblk_t pblk,
 
 /* A write failed: give its never-published blocks back at once. */
 void swt_map_abort(struct swt_map *m, swt_pblk_t pblk, u32 len);
+
+/*
+ * A copy of @len blocks from @src to @dst (allocated by swt_map_alloc_on)
+ * completed. Each block src + i that still holds logical block @lblk[i]
+ * now maps to dst + i, and src + i is freed once no reader can reach it;
+ * where a write or discard came first, dst + i is given back instead.
+ * The caller must have held a read ticket (swt_map_read_begin()) since
+ * before it read @lblk from the map, so that no source block freed in the
+ * meantime was reused. Returns how many blocks moved.
+ */
+u32 swt_map_move(struct swt_map *m, const u32 *lblk, swt_pblk_t src,
+		 swt_pblk_t dst, u32 len);
+
+/* The logical block physical block @p holds, or SWT_MAX_BLOCKS if none. */
+static inline u32 swt_map_owner(const struct swt_map *m, u32 p)
+{
+	u32 v = m->p2l[p];
+
+	return v < SWT_MAX_BLOCKS ? v : SWT_MAX_BLOCKS;
+}
 
 /* Unmap up to @len blocks from @lblk (discard); reads return zeros after. */
 void swt_map_unmap(struct swt_map *m, swt_lblk_t lblk, u32 len);

@@ -15,15 +15,19 @@
  */
 #include "dm-swaptier-compat.h"
 #include "dm-swaptier-map.h"
+#include "dm-swaptier-policy.h"
 
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/device-mapper.h>
+#include <linux/dm-kcopyd.h>
+#include <linux/jiffies.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #define DM_MSG_PREFIX "swaptier"
@@ -37,6 +41,13 @@
 #define SWT_TRIM_BATCH		16U
 /* Blocks looked up under the lock at a time by the map message. */
 #define SWT_MSG_CHUNK		4096U
+/* Copies between tiers in flight at most (each up to 64 blocks). */
+#define SWT_MIG_SLOTS		16U
+/* Blocks the planner looks at per lock hold, and per worker run. */
+#define SWT_PLAN_BUDGET		4096U
+#define SWT_PLAN_RUN_BUDGET	(16U * SWT_PLAN_BUDGET)
+/* Heats halved per lock hold while aging. */
+#define SWT_AGE_CHUNK		16384U
 
 enum swt_pool_flags {
 	SWT_POOL_FAILED,	/* an internal inconsistency was found */
@@ -48,6 +59,19 @@ struct swt_pool_stats {
 	u64 discarded;		/* blocks they unmapped */
 	u64 deferred;		/* writes that waited for a free block */
 	u64 trims;		/* discards passed down to tiers */
+	u64 mig_copies[SWT_MIG_KINDS];	/* copies done, by kind */
+	u64 mig_blocks[SWT_MIG_KINDS];	/* blocks they moved */
+	u64 mig_errors;		/* copies a tier failed */
+	u64 agings;		/* times every heat was halved */
+};
+
+struct swt_pool;
+
+/* One copy between tiers, in flight or free. */
+struct swt_mig {
+	struct swt_pool *pool;
+	struct swt_plan plan;
+	unsigned int ticket;	/* read ticket: sources are not reused */
 };
 
 /*
@@ -70,6 +94,22 @@ struct swt_pool {
 
 	struct workqueue_struct *wq;
 	struct work_struct worker;
+
+	/* Migration, under lock unless noted. */
+	struct swt_policy pol;
+	struct swt_planner plan;
+	unsigned long mig_busy;		/* bit per slot in use */
+	u32 mig_inflight;		/* blocks being copied */
+	bool mig_stopped;		/* suspended: start no copy */
+	bool mig_kicked;		/* a write queued the worker */
+	unsigned long last_io;		/* jiffies of the last user I/O */
+	unsigned long next_age;		/* jiffies of the next aging */
+	u32 age_cursor;			/* aging in progress: next block */
+	wait_queue_head_t mig_wait;	/* copies finishing */
+	struct dm_kcopyd_client *kc;
+	struct workqueue_struct *mig_wq;
+	struct delayed_work mig_work;
+	struct swt_mig mig[SWT_MIG_SLOTS];
 };
 
 /* One table's instance: its devices and its options. */
@@ -82,6 +122,9 @@ struct swt_target {
 	bool discard_passdown;
 	u32 frontier_blocks;		/* 0: not given */
 	u32 reserve_blocks;		/* 0: not given */
+	u32 knob[SWT_NR_KNOBS];		/* given, set, or the default */
+	unsigned long knob_given;	/* bit per knob in the table line */
+	unsigned long replace;		/* evacuated tiers this table replaces */
 };
 
 enum swt_bio_kind {
@@ -166,6 +209,7 @@ static int swt_map_read(struct swt_target *st, struct bio *bio,
 		sb->ticket = swt_map_read_begin(&pool->map);
 		sb->tier = e.tier;
 		pool->map.tier[e.tier].st.reads++;
+		pool->pol.ops->hit(&pool->pol, from_lblk(sb->lblk), e.len);
 	} else {
 		pool->st.zero_reads++;
 	}
@@ -245,6 +289,7 @@ static int swt_map_discard(struct swt_target *st, struct bio *bio,
 	while (left) {
 		n = min(left, SWT_MSG_CHUNK);
 		swt_map_unmap(&pool->map, to_lblk(l), n);
+		pool->pol.ops->clear(&pool->pol, l, n);
 		l += n;
 		left -= n;
 		if (left) {
@@ -258,6 +303,18 @@ static int swt_map_discard(struct swt_target *st, struct bio *bio,
 		queue_work(pool->wq, &pool->worker);
 	bio_endio(bio);
 	return DM_MAPIO_SUBMITTED;
+}
+
+/*
+ * Promotions wait until user I/O has been idle for a while. Store the time
+ * only when it changed, so that CPUs do not bounce the line on every bio.
+ */
+static void swt_note_io(struct swt_pool *pool)
+{
+	unsigned long now = jiffies;
+
+	if (time_after(now, READ_ONCE(pool->last_io)))
+		WRITE_ONCE(pool->last_io, now);
 }
 
 static int swt_map_bio(struct dm_target *ti, struct bio *bio)
@@ -286,6 +343,8 @@ static int swt_map_bio(struct dm_target *ti, struct bio *bio)
 		return DM_MAPIO_SUBMITTED;
 	}
 
+	swt_note_io(st->pool);
+
 	switch (bio_op(bio)) {
 	case REQ_OP_READ:
 		return swt_map_read(st, bio, sb);
@@ -307,7 +366,7 @@ static int swt_end_io(struct dm_target *ti, struct bio *bio,
 	struct swt_bio *sb = dm_per_bio_data(bio, sizeof(*sb));
 	struct swt_tier_stats *ts;
 	unsigned long flags;
-	bool kick;
+	bool kick, plan = false;
 
 	if (sb->kind == SWT_BIO_OTHER)
 		return DM_ENDIO_DONE;
@@ -321,12 +380,21 @@ static int swt_end_io(struct dm_target *ti, struct bio *bio,
 		swt_map_abort(&pool->map, sb->pblk, sb->len);
 	} else {
 		swt_map_commit(&pool->map, sb->lblk, sb->pblk, sb->len);
+		pool->pol.ops->fill(&pool->pol, from_lblk(sb->lblk), sb->len);
 		ts->writes++;
+		plan = !pool->mig_kicked && !pool->mig_stopped &&
+		       swt_plan_wanted(&pool->plan, &pool->map, sb->tier);
+		if (plan)
+			pool->mig_kicked = true;
 	}
 	if (*error)
 		ts->errors++;
 	kick = __swt_kick_needed(pool);
 	spin_unlock_irqrestore(&pool->lock, flags);
+
+	/* The tier fell below its low watermark: start demoting now. */
+	if (plan)
+		mod_delayed_work(pool->mig_wq, &pool->mig_work, 0);
 
 	if (*error)
 		DMERR_LIMIT("tier %u: %s error %d at block %u", sb->tier,
@@ -429,12 +497,208 @@ static void swt_worker(struct work_struct *work)
 
 /*----------------------------------------------------------------*/
 
+/*
+ * Migration. The worker plans copies under the lock and hands them to
+ * kcopyd; the completion publishes them with swt_map_move(), which keeps
+ * whatever a racing write or discard did. Each copy holds a read ticket
+ * from before it looked at the map until it is published, so a source
+ * block freed meanwhile is not reused under the copy.
+ */
+
+static void swt_mig_done(int read_err, unsigned long write_err, void *context)
+{
+	struct swt_mig *mig = context;
+	struct swt_pool *pool = mig->pool;
+	struct swt_plan *plan = &mig->plan;
+	unsigned long flags;
+	u32 moved = 0;
+	bool kick;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	if (read_err || write_err) {
+		swt_map_abort(&pool->map, plan->dst, plan->len);
+		pool->st.mig_errors++;
+		if (read_err)
+			pool->map.tier[plan->from].st.errors++;
+		if (write_err)
+			pool->map.tier[plan->to].st.errors++;
+	} else {
+		moved = swt_map_move(&pool->map, plan->lblk, plan->src,
+				     plan->dst, plan->len);
+		pool->st.mig_copies[plan->kind]++;
+		pool->st.mig_blocks[plan->kind] += moved;
+	}
+	swt_map_read_end(&pool->map, mig->ticket);
+	kick = __swt_kick_needed(pool);
+	if (!pool->mig_stopped)
+		mod_delayed_work(pool->mig_wq, &pool->mig_work, 0);
+	if (kick)
+		queue_work(pool->wq, &pool->worker);
+	/*
+	 * Last, and under the lock: once a waiter sees the copy gone it may
+	 * free the pool, so nothing may touch it after the unlock.
+	 */
+	pool->mig_inflight -= plan->len;
+	clear_bit(mig - pool->mig, &pool->mig_busy);
+	wake_up(&pool->mig_wait);
+	spin_unlock_irqrestore(&pool->lock, flags);
+
+	if (read_err || write_err)
+		DMERR_LIMIT("migration of %u blocks from tier %u to %u failed",
+			    plan->len, plan->from, plan->to);
+}
+
+static bool swt_mig_idle(struct swt_pool *pool)
+{
+	bool idle;
+
+	spin_lock_irq(&pool->lock);
+	idle = !pool->mig_busy;
+	spin_unlock_irq(&pool->lock);
+	return idle;
+}
+
+static void swt_mig_start(struct swt_pool *pool, struct swt_mig *mig)
+{
+	struct swt_plan *plan = &mig->plan;
+	struct dm_io_region from = {
+		.bdev = pool->bdev[plan->from],
+		.sector = (sector_t)swt_map_tier_offset(&pool->map, plan->src) *
+			  SWT_BLOCK_SECTORS,
+		.count = (sector_t)plan->len * SWT_BLOCK_SECTORS,
+	};
+	struct dm_io_region to = {
+		.bdev = pool->bdev[plan->to],
+		.sector = (sector_t)swt_map_tier_offset(&pool->map, plan->dst) *
+			  SWT_BLOCK_SECTORS,
+		.count = from.count,
+	};
+
+	dm_kcopyd_copy(pool->kc, &from, 1, &to, 0, swt_mig_done, mig);
+}
+
+/* Halve every heat once per heat_period, a chunk per lock hold. */
+static void swt_do_aging(struct swt_pool *pool)
+{
+	struct swt_policy *pol = &pool->pol;
+	u32 n;
+
+	if (time_before(jiffies, READ_ONCE(pool->next_age)))
+		return;
+	while (pool->age_cursor < pol->nr_logical) {
+		spin_lock_irq(&pool->lock);
+		n = min(pol->nr_logical - pool->age_cursor, SWT_AGE_CHUNK);
+		pol->ops->age(pol, pool->age_cursor, n);
+		pool->age_cursor += n;
+		spin_unlock_irq(&pool->lock);
+		cond_resched();
+	}
+	spin_lock_irq(&pool->lock);
+	pool->age_cursor = 0;
+	pool->st.agings++;
+	WRITE_ONCE(pool->next_age, jiffies +
+		   msecs_to_jiffies(pool->plan.knob[SWT_K_HEAT_PERIOD]));
+	spin_unlock_irq(&pool->lock);
+}
+
+/* Copies may hold at most this many blocks; writes keep the rest. */
+static u32 __swt_mig_cap(struct swt_pool *pool)
+{
+	return min(pool->plan.knob[SWT_K_MIG_MAX_IO],
+		   max(pool->map.reserve / 2, SWT_MIG_MAX_BLOCKS));
+}
+
+static void swt_mig_worker(struct work_struct *work)
+{
+	struct swt_pool *pool = container_of(to_delayed_work(work),
+					     struct swt_pool, mig_work);
+	enum swt_plan_result r = SWT_PLAN_NOTHING;
+	unsigned long delay = HZ;
+	u32 scanned = 0, len;
+	struct swt_mig *mig;
+	unsigned int slot;
+	bool idle;
+
+	if (READ_ONCE(pool->mig_stopped))
+		return;
+	swt_do_aging(pool);
+
+	while (scanned < SWT_PLAN_RUN_BUDGET) {
+		spin_lock_irq(&pool->lock);
+		pool->mig_kicked = false;
+		slot = ffz(pool->mig_busy);
+		len = min(SWT_MIG_MAX_BLOCKS,
+			  __swt_mig_cap(pool) - min(__swt_mig_cap(pool),
+						    pool->mig_inflight));
+		if (pool->mig_stopped || slot >= SWT_MIG_SLOTS || !len) {
+			/* a completion queues us again */
+			spin_unlock_irq(&pool->lock);
+			return;
+		}
+		mig = &pool->mig[slot];
+		idle = time_after(jiffies, READ_ONCE(pool->last_io) +
+				  msecs_to_jiffies(pool->plan.knob[SWT_K_MIG_IDLE]));
+		mig->ticket = swt_map_read_begin(&pool->map);
+		r = swt_plan_next(&pool->plan, &pool->map, &pool->pol, idle,
+				  len, SWT_PLAN_BUDGET, &mig->plan);
+		if (r != SWT_PLAN_MOVE) {
+			swt_map_read_end(&pool->map, mig->ticket);
+			spin_unlock_irq(&pool->lock);
+			if (r != SWT_PLAN_SCANNING)
+				break;
+			scanned += SWT_PLAN_BUDGET;
+			cond_resched();
+			continue;
+		}
+		set_bit(slot, &pool->mig_busy);
+		pool->mig_inflight += mig->plan.len;
+		spin_unlock_irq(&pool->lock);
+		swt_mig_start(pool, mig);
+	}
+
+	if (r == SWT_PLAN_SCANNING)
+		delay = 1;
+	else if (r == SWT_PLAN_WAIT_IDLE)
+		delay = msecs_to_jiffies(pool->plan.knob[SWT_K_MIG_IDLE]) + 1;
+	delay = min(delay, msecs_to_jiffies(pool->plan.knob[SWT_K_HEAT_PERIOD]));
+	queue_delayed_work(pool->mig_wq, &pool->mig_work, delay);
+}
+
+/* Stop starting copies and wait for those in flight (suspend, destroy). */
+static void swt_mig_stop(struct swt_pool *pool)
+{
+	spin_lock_irq(&pool->lock);
+	pool->mig_stopped = true;
+	spin_unlock_irq(&pool->lock);
+	cancel_delayed_work_sync(&pool->mig_work);
+	wait_event(pool->mig_wait, swt_mig_idle(pool));
+	/* a completion may have queued the worker before it saw the stop */
+	cancel_delayed_work_sync(&pool->mig_work);
+}
+
+static void swt_mig_restart(struct swt_pool *pool)
+{
+	spin_lock_irq(&pool->lock);
+	pool->mig_stopped = false;
+	spin_unlock_irq(&pool->lock);
+	mod_delayed_work(pool->mig_wq, &pool->mig_work, 0);
+}
+
+/*----------------------------------------------------------------*/
+
 static void swt_pool_destroy(struct swt_pool *pool)
 {
+	if (pool->mig_wq) {
+		swt_mig_stop(pool);
+		destroy_workqueue(pool->mig_wq);
+	}
+	if (!IS_ERR_OR_NULL(pool->kc))
+		dm_kcopyd_client_destroy(pool->kc);
 	if (pool->wq)
 		destroy_workqueue(pool->wq);
+	swt_policy_destroy(&pool->pol);
 	swt_map_destroy(&pool->map);
-	kfree(pool);
+	kvfree(pool);
 }
 
 static struct swt_pool *swt_pool_create(struct dm_target *ti,
@@ -445,7 +709,7 @@ static struct swt_pool *swt_pool_create(struct dm_target *ti,
 	unsigned int t;
 	int r;
 
-	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	pool = kvzalloc(sizeof(*pool), GFP_KERNEL);
 	if (!pool) {
 		ti->error = "Cannot allocate the pool";
 		return ERR_PTR(-ENOMEM);
@@ -453,6 +717,12 @@ static struct swt_pool *swt_pool_create(struct dm_target *ti,
 	spin_lock_init(&pool->lock);
 	bio_list_init(&pool->deferred);
 	INIT_WORK(&pool->worker, swt_worker);
+	INIT_DELAYED_WORK(&pool->mig_work, swt_mig_worker);
+	init_waitqueue_head(&pool->mig_wait);
+	swt_planner_init(&pool->plan);
+	pool->mig_stopped = true;	/* until the first resume */
+	for (t = 0; t < SWT_MIG_SLOTS; t++)
+		pool->mig[t].pool = pool;
 	pool->md = dm_table_get_md(ti->table);
 	pool->nr_tiers = st->nr_tiers;
 	for (t = 0; t < st->nr_tiers; t++) {
@@ -467,10 +737,23 @@ static struct swt_pool *swt_pool_create(struct dm_target *ti,
 		ti->error = "Cannot allocate the block map";
 		goto bad;
 	}
+	r = swt_policy_create(&pool->pol, NULL, nr_logical);
+	if (r) {
+		ti->error = "Cannot allocate the heat map";
+		goto bad;
+	}
 	pool->wq = alloc_workqueue("dm-" DM_MSG_PREFIX, WQ_MEM_RECLAIM, 0);
-	if (!pool->wq) {
-		ti->error = "Cannot allocate the workqueue";
+	pool->mig_wq = alloc_workqueue("dm-" DM_MSG_PREFIX "-mig",
+				       WQ_MEM_RECLAIM, 0);
+	if (!pool->wq || !pool->mig_wq) {
+		ti->error = "Cannot allocate the workqueues";
 		r = -ENOMEM;
+		goto bad;
+	}
+	pool->kc = dm_kcopyd_client_create(NULL);
+	if (IS_ERR(pool->kc)) {
+		ti->error = "Cannot create the kcopyd client";
+		r = PTR_ERR(pool->kc);
 		goto bad;
 	}
 	pool->ref = 1;
@@ -481,24 +764,52 @@ bad:
 	return ERR_PTR(r);
 }
 
+/* An evacuated tier: empty, and taking no new blocks. */
+static bool __swt_tier_evacuated(struct swt_pool *pool, unsigned int t)
+{
+	return pool->plan.evacuate == (int)t && !pool->map.tier[t].nr_mapped;
+}
+
+/*
+ * Can @st use @pool's map? Each tier must be the same device of the same
+ * size, or replace an evacuated tier with a device at least as large (of
+ * which the old size is used). Sets st->replace for the latter.
+ */
 static bool swt_pool_same_tiers(struct swt_pool *pool, struct swt_target *st)
 {
+	unsigned long replace = 0;
 	unsigned int t;
+	bool ok = true;
 
 	if (pool->nr_tiers != st->nr_tiers)
 		return false;
-	for (t = 0; t < st->nr_tiers; t++)
-		if (pool->tier_dev[t] != st->dev[t]->bdev->bd_dev ||
-		    pool->map.tier[t].nr_blocks != st->tier_blocks[t])
-			return false;
+	spin_lock_irq(&pool->lock);
+	for (t = 0; t < st->nr_tiers && ok; t++) {
+		if (pool->tier_dev[t] == st->dev[t]->bdev->bd_dev &&
+		    pool->map.tier[t].nr_blocks == st->tier_blocks[t])
+			continue;
+		if (__swt_tier_evacuated(pool, t) &&
+		    pool->tier_dev[t] != st->dev[t]->bdev->bd_dev &&
+		    st->tier_blocks[t] >= pool->map.tier[t].nr_blocks)
+			__set_bit(t, &replace);
+		else
+			ok = false;
+	}
+	spin_unlock_irq(&pool->lock);
+	if (!ok)
+		return false;
+	for_each_set_bit(t, &replace, st->nr_tiers)
+		st->tier_blocks[t] = pool->map.tier[t].nr_blocks;
+	st->replace = replace;
 	return true;
 }
 
 /*
  * Find the pool of this device (a reload) or make a new one. A reload
- * with the same tiers and length shares the pool, and so the map. One that
- * changes them would start from an empty map, so it is refused while the
- * live table maps any block (swapoff and discard first).
+ * with the same tiers and length shares the pool, and so the map; so does
+ * one that puts a new device in place of an evacuated tier. One that
+ * changes them otherwise would start from an empty map, so it is refused
+ * while the live table maps any block (swapoff and discard first).
  */
 static int swt_pool_bind(struct dm_target *ti, struct swt_target *st,
 			 u32 nr_logical, u32 reserve)
@@ -638,11 +949,39 @@ static int swt_parse_value(struct dm_target *ti, struct dm_arg_set *as,
 	return 0;
 }
 
+/* A migration knob: "<name> <value>", once. */
+static int swt_parse_knob(struct dm_target *ti, struct swt_target *st,
+			  struct dm_arg_set *as, unsigned int *left,
+			  unsigned int k)
+{
+	const struct swt_knob_desc *d = &swt_knobs[k];
+
+	if (test_bit(k, &st->knob_given)) {
+		swt_ctr_error(ti, "Optional argument %s given twice", d->name);
+		return -EINVAL;
+	}
+	if (!*left) {
+		swt_ctr_error(ti, "Optional argument %s needs a value", d->name);
+		return -EINVAL;
+	}
+	(*left)--;
+	if (swt_knob_parse(k, dm_shift_arg(as), &st->knob[k])) {
+		if (d->onoff)
+			swt_ctr_error(ti, "Invalid %s: must be on or off", d->name);
+		else
+			swt_ctr_error(ti, "Invalid %s: must be %u to %u", d->name,
+				      d->min, d->max);
+		return -EINVAL;
+	}
+	__set_bit(k, &st->knob_given);
+	return 0;
+}
+
 static int swt_parse_options(struct dm_target *ti, struct swt_target *st,
 			     struct dm_arg_set *as)
 {
 	static const struct dm_arg group = {
-		0, 8, "Invalid number of optional arguments"
+		0, 32, "Invalid number of optional arguments"
 	};
 	static const struct dm_arg frontier = {
 		SWT_FRONTIER_MIN, SWT_FRONTIER_MAX,
@@ -652,10 +991,12 @@ static int swt_parse_options(struct dm_target *ti, struct swt_target *st,
 		SWT_RESERVE_MIN, SWT_MAX_BLOCKS,
 		"Invalid reserve_blocks: must be at least 16"
 	};
-	unsigned int left;
-	const char *name;
+	unsigned int left, k;
+	const char *name, *why;
 	int r;
 
+	for (k = 0; k < SWT_NR_KNOBS; k++)
+		st->knob[k] = swt_knobs[k].def;
 	if (!as->argc)
 		return 0;
 	r = dm_read_arg_group(&group, as, &left, &ti->error);
@@ -676,6 +1017,8 @@ static int swt_parse_options(struct dm_target *ti, struct swt_target *st,
 		} else if (!strcasecmp(name, "reserve_blocks")) {
 			r = swt_parse_value(ti, as, &left, "reserve_blocks",
 					    &reserve, &st->reserve_blocks);
+		} else if (swt_knob_find(name) >= 0) {
+			r = swt_parse_knob(ti, st, as, &left, swt_knob_find(name));
 		} else {
 			swt_ctr_error(ti, "Unknown optional argument %.60s", name);
 			return -EINVAL;
@@ -686,6 +1029,11 @@ static int swt_parse_options(struct dm_target *ti, struct swt_target *st,
 	if (as->argc) {
 		swt_ctr_error(ti, "Unexpected argument %.60s after the optional arguments",
 			      dm_shift_arg(as));
+		return -EINVAL;
+	}
+	why = swt_knobs_conflict(st->knob);
+	if (why) {
+		swt_ctr_error(ti, "Invalid optional arguments: %s", why);
 		return -EINVAL;
 	}
 	return 0;
@@ -772,6 +1120,24 @@ static void swt_dtr(struct dm_target *ti)
 
 /*----------------------------------------------------------------*/
 
+/* A tier this table replaces must still be empty when it goes live. */
+static int swt_preresume(struct dm_target *ti)
+{
+	struct swt_target *st = ti->private;
+	struct swt_pool *pool = st->pool;
+	unsigned int t;
+	int r = 0;
+
+	spin_lock_irq(&pool->lock);
+	for_each_set_bit(t, &st->replace, st->nr_tiers)
+		if (!__swt_tier_evacuated(pool, t))
+			r = -EBUSY;
+	spin_unlock_irq(&pool->lock);
+	if (r)
+		DMERR("cannot replace a tier that is no longer evacuated");
+	return r;
+}
+
 static void swt_resume(struct dm_target *ti)
 {
 	struct swt_target *st = ti->private;
@@ -787,18 +1153,52 @@ static void swt_resume(struct dm_target *ti)
 	spin_lock_irq(&pool->lock);
 	pool->map.trim_mask = mask;
 	pool->map.frontier_blocks = st->frontier_blocks ?: SWT_FRONTIER_DEFAULT;
+	memcpy(pool->plan.knob, st->knob, sizeof(st->knob));
+	/* Evacuated tiers this table replaces take blocks again. */
+	for_each_set_bit(t, &st->replace, st->nr_tiers) {
+		pool->tier_dev[t] = st->dev[t]->bdev->bd_dev;
+		pool->bdev[t] = st->dev[t]->bdev;
+		if (pool->plan.evacuate == (int)t)
+			swt_plan_evacuate(&pool->plan, &pool->map, -1);
+	}
+	st->replace = 0;
+	WRITE_ONCE(pool->next_age, jiffies +
+		   msecs_to_jiffies(pool->plan.knob[SWT_K_HEAT_PERIOD]));
 	spin_unlock_irq(&pool->lock);
+	swt_mig_restart(pool);
 }
 
 static void swt_postsuspend(struct dm_target *ti)
 {
 	struct swt_target *st = ti->private;
 
-	/* No bio is in flight now; let the last trims finish. */
+	/*
+	 * No bio is in flight now. Let the copies between tiers finish (they
+	 * go to the tiers directly, so dm did not wait for them), then the
+	 * last trims.
+	 */
+	swt_mig_stop(st->pool);
 	flush_work(&st->pool->worker);
 }
 
 /*----------------------------------------------------------------*/
+
+/* Kernel memory of the map and the heat map, in bytes. */
+static u64 __swt_pool_bytes(struct swt_pool *pool)
+{
+	return swt_map_bytes(&pool->map) + pool->pol.ops->bytes(&pool->pol);
+}
+
+/*
+ * A tier's state letter: D demoting (fell below low_watermark), E being
+ * evacuated, X evacuated (empty, takes no blocks), - none of these.
+ */
+static char __swt_tier_state(struct swt_pool *pool, unsigned int t)
+{
+	if (pool->plan.evacuate == (int)t)
+		return pool->map.tier[t].nr_mapped ? 'E' : 'X';
+	return pool->plan.demoting[t] ? 'D' : '-';
+}
 
 static void swt_status_info(struct swt_target *st, char *result,
 			    unsigned int maxlen, unsigned int sz)
@@ -817,9 +1217,37 @@ static void swt_status_info(struct swt_target *st, char *result,
 	       m->nr_mapped, m->nr_logical, m->seq_writes, m->write_allocs,
 	       pool->st.deferred,
 	       m->nr_pending + m->ready.count + m->trim.count,
-	       swt_map_bytes(m));
-	spin_unlock_irq(&pool->lock);
+	       __swt_pool_bytes(pool));
 	DMEMIT(" %s", test_bit(SWT_POOL_FAILED, &pool->flags) ? "Fail" : "rw");
+	DMEMIT(" %s %llu %llu %llu %llu ",
+	       pool->plan.knob[SWT_K_MIGRATION] ? "on" : "off",
+	       pool->st.mig_blocks[SWT_MIG_PROMOTE],
+	       pool->st.mig_blocks[SWT_MIG_DEMOTE],
+	       pool->st.mig_blocks[SWT_MIG_EVACUATE], m->move_lost);
+	if (pool->plan.evacuate >= 0)
+		DMEMIT("%d %u ", pool->plan.evacuate,
+		       m->tier[pool->plan.evacuate].nr_mapped);
+	else
+		DMEMIT("- 0 ");
+	for (t = 0; t < m->nr_tiers; t++)
+		DMEMIT("%c", __swt_tier_state(pool, t));
+	spin_unlock_irq(&pool->lock);
+}
+
+/* Print knob @k of the table as <before><name><between><value>. */
+static unsigned int swt_emit_knob(struct swt_target *st, unsigned int k,
+				  const char *before, const char *between,
+				  char *result, unsigned int maxlen,
+				  unsigned int sz)
+{
+	const struct swt_knob_desc *d = &swt_knobs[k];
+
+	if (d->onoff)
+		DMEMIT("%s%s%s%s", before, d->name, between,
+		       st->knob[k] ? "on" : "off");
+	else
+		DMEMIT("%s%s%s%u", before, d->name, between, st->knob[k]);
+	return sz;
 }
 
 static void swt_status(struct dm_target *ti, status_type_t type,
@@ -827,7 +1255,7 @@ static void swt_status(struct dm_target *ti, status_type_t type,
 		       unsigned int maxlen)
 {
 	struct swt_target *st = ti->private;
-	unsigned int sz = 0, t, nopt;
+	unsigned int sz = 0, t, k, nopt;
 
 	switch (type) {
 	case STATUSTYPE_INFO:
@@ -838,7 +1266,8 @@ static void swt_status(struct dm_target *ti, status_type_t type,
 		for (t = 0; t < st->nr_tiers; t++)
 			DMEMIT(" %s", st->dev[t]->name);
 		nopt = st->discard_passdown + 2 * !!st->frontier_blocks +
-		       2 * !!st->reserve_blocks;
+		       2 * !!st->reserve_blocks +
+		       2 * hweight_long(st->knob_given);
 		if (!nopt)
 			break;
 		DMEMIT(" %u", nopt);
@@ -848,15 +1277,20 @@ static void swt_status(struct dm_target *ti, status_type_t type,
 			DMEMIT(" frontier_blocks %u", st->frontier_blocks);
 		if (st->reserve_blocks)
 			DMEMIT(" reserve_blocks %u", st->reserve_blocks);
+		for_each_set_bit(k, &st->knob_given, SWT_NR_KNOBS)
+			sz = swt_emit_knob(st, k, " ", " ", result, maxlen, sz);
 		break;
 	case STATUSTYPE_IMA:
 		DMEMIT_TARGET_NAME_VERSION(ti->type);
 		DMEMIT(",tiers=%u", st->nr_tiers);
 		for (t = 0; t < st->nr_tiers; t++)
 			DMEMIT(",tier_%u_name=%s", t, st->dev[t]->name);
-		DMEMIT(",discard_passdown=%c,frontier_blocks=%u,reserve_blocks=%u;",
+		DMEMIT(",discard_passdown=%c,frontier_blocks=%u,reserve_blocks=%u",
 		       st->discard_passdown ? 'y' : 'n',
 		       st->pool->map.frontier_blocks, st->pool->map.reserve);
+		for (k = 0; k < SWT_NR_KNOBS; k++)
+			sz = swt_emit_knob(st, k, ",", "=", result, maxlen, sz);
+		DMEMIT(";");
 		break;
 	}
 }
@@ -947,8 +1381,30 @@ static int swt_msg_stats(struct swt_pool *pool, char *result,
 	       m->trims_skipped);
 	DMEMIT("pending=%u ready=%u trimming=%u\n",
 	       m->nr_pending, m->ready.count, m->trim.count);
-	DMEMIT("map_bytes=%llu frontier_blocks=%u\n", swt_map_bytes(m),
+	DMEMIT("map_bytes=%llu frontier_blocks=%u\n", __swt_pool_bytes(pool),
 	       m->frontier_blocks);
+	DMEMIT("promoted=%llu demoted=%llu evacuated=%llu\n",
+	       pool->st.mig_blocks[SWT_MIG_PROMOTE],
+	       pool->st.mig_blocks[SWT_MIG_DEMOTE],
+	       pool->st.mig_blocks[SWT_MIG_EVACUATE]);
+	DMEMIT("promotions=%llu demotions=%llu evacuations=%llu\n",
+	       pool->st.mig_copies[SWT_MIG_PROMOTE],
+	       pool->st.mig_copies[SWT_MIG_DEMOTE],
+	       pool->st.mig_copies[SWT_MIG_EVACUATE]);
+	DMEMIT("migrated_blocks=%llu migrated_bytes=%llu abandoned=%llu migration_errors=%llu\n",
+	       m->moved, m->moved << SWT_BLOCK_SHIFT, m->move_lost,
+	       pool->st.mig_errors);
+	DMEMIT("migrating=%u agings=%llu migration=%s evacuate=",
+	       pool->mig_inflight, pool->st.agings,
+	       pool->plan.knob[SWT_K_MIGRATION] ? "on" : "off");
+	if (pool->plan.evacuate >= 0)
+		DMEMIT("%d\n", pool->plan.evacuate);
+	else
+		DMEMIT("-\n");
+	DMEMIT("tier_state=");
+	for (t = 0; t < m->nr_tiers; t++)
+		DMEMIT("%c", __swt_tier_state(pool, t));
+	DMEMIT("\n");
 	spin_unlock_irq(&pool->lock);
 	return 1;
 }
@@ -964,6 +1420,9 @@ static void swt_msg_clear_stats(struct swt_pool *pool)
 	memset(&pool->st, 0, sizeof(pool->st));
 	m->seq_writes = 0;
 	m->write_allocs = 0;
+	m->moved = 0;
+	m->move_lost = 0;
+	m->trims_skipped = 0;
 	spin_unlock_irq(&pool->lock);
 }
 
@@ -988,6 +1447,97 @@ static int swt_msg_check(struct swt_pool *pool, char *result,
 	return 1;
 }
 
+/* set <key> <value> (and migration on|off): change a knob of the live table. */
+static int swt_msg_set(struct swt_target *st, const char *key, const char *val)
+{
+	struct swt_pool *pool = st->pool;
+	int k = swt_knob_find(key);
+	u32 knob[SWT_NR_KNOBS];
+	const char *why;
+
+	if (k < 0) {
+		DMWARN("set message: unknown key '%.32s'", key);
+		return -EINVAL;
+	}
+	memcpy(knob, st->knob, sizeof(knob));
+	if (swt_knob_parse(k, val, &knob[k])) {
+		if (swt_knobs[k].onoff)
+			DMWARN("set message: %s must be on or off", key);
+		else
+			DMWARN("set message: %s must be %u to %u", key,
+			       swt_knobs[k].min, swt_knobs[k].max);
+		return -EINVAL;
+	}
+	why = swt_knobs_conflict(knob);
+	if (why) {
+		DMWARN("set message: %s", why);
+		return -EINVAL;
+	}
+	spin_lock_irq(&pool->lock);
+	memcpy(st->knob, knob, sizeof(knob));
+	__set_bit(k, &st->knob_given);
+	memcpy(pool->plan.knob, knob, sizeof(knob));
+	if (k == SWT_K_HEAT_PERIOD)
+		WRITE_ONCE(pool->next_age, jiffies + msecs_to_jiffies(knob[k]));
+	spin_unlock_irq(&pool->lock);
+	if (!READ_ONCE(pool->mig_stopped))
+		mod_delayed_work(pool->mig_wq, &pool->mig_work, 0);
+	return 0;
+}
+
+/* evacuate <tier> | evacuate cancel */
+static int swt_msg_evacuate(struct swt_pool *pool, const char *arg)
+{
+	int r, tier = -1;
+	u32 t;
+
+	if (strcasecmp(arg, "cancel")) {
+		if (swt_parse_u32(arg, &t) || t >= pool->map.nr_tiers) {
+			DMWARN("evacuate message: usage is 'evacuate <tier>|cancel', tier 0 to %u",
+			       pool->map.nr_tiers - 1);
+			return -EINVAL;
+		}
+		tier = t;
+	}
+	spin_lock_irq(&pool->lock);
+	r = swt_plan_evacuate(&pool->plan, &pool->map, tier);
+	spin_unlock_irq(&pool->lock);
+	if (r == -EBUSY)
+		DMWARN("evacuate message: another tier is being evacuated; cancel it first");
+	else if (r == -ENOSPC)
+		DMWARN("evacuate message: the other tiers cannot hold all %u blocks",
+		       pool->map.nr_logical);
+	if (!r && !READ_ONCE(pool->mig_stopped))
+		mod_delayed_work(pool->mig_wq, &pool->mig_work, 0);
+	return r;
+}
+
+/* heat: mapped blocks per heat bucket, one line per tier. */
+static int swt_msg_heat(struct swt_pool *pool, char *result,
+			unsigned int maxlen)
+{
+	u32 bucket[SWT_HEAT_BUCKETS], off, n;
+	struct swt_map *m = &pool->map;
+	unsigned int sz = 0, t, b;
+
+	DMEMIT("heat 0 1 2 4 8 16 32 64\n");
+	for (t = 0; t < m->nr_tiers; t++) {
+		memset(bucket, 0, sizeof(bucket));
+		for (off = 0; off < m->tier[t].nr_blocks; off += n) {
+			n = min(m->tier[t].nr_blocks - off, SWT_MSG_CHUNK);
+			spin_lock_irq(&pool->lock);
+			swt_heat_histogram(m, &pool->pol, t, off, n, bucket);
+			spin_unlock_irq(&pool->lock);
+			cond_resched();
+		}
+		DMEMIT("tier%u", t);
+		for (b = 0; b < SWT_HEAT_BUCKETS; b++)
+			DMEMIT(" %u", bucket[b]);
+		DMEMIT("\n");
+	}
+	return 1;
+}
+
 static int swt_message(struct dm_target *ti, unsigned int argc, char **argv,
 		       char *result, unsigned int maxlen)
 {
@@ -1000,6 +1550,23 @@ static int swt_message(struct dm_target *ti, unsigned int argc, char **argv,
 	}
 	if (!strcasecmp(argv[0], "map"))
 		return swt_msg_map(pool, argc, argv, result, maxlen);
+	if (!strcasecmp(argv[0], "set")) {
+		if (argc != 3) {
+			DMWARN("set message: usage is 'set <key> <value>'");
+			return -EINVAL;
+		}
+		return swt_msg_set(st, argv[1], argv[2]);
+	}
+	if (!strcasecmp(argv[0], "migration") ||
+	    !strcasecmp(argv[0], "evacuate")) {
+		if (argc != 2) {
+			DMWARN("%s message takes one argument", argv[0]);
+			return -EINVAL;
+		}
+		if (!strcasecmp(argv[0], "evacuate"))
+			return swt_msg_evacuate(pool, argv[1]);
+		return swt_msg_set(st, "migration", argv[1]);
+	}
 	if (argc != 1) {
 		DMWARN("message %s takes no arguments", argv[0]);
 		return -EINVAL;
@@ -1008,6 +1575,8 @@ static int swt_message(struct dm_target *ti, unsigned int argc, char **argv,
 		return swt_msg_stats(pool, result, maxlen);
 	if (!strcasecmp(argv[0], "check"))
 		return swt_msg_check(pool, result, maxlen);
+	if (!strcasecmp(argv[0], "heat"))
+		return swt_msg_heat(pool, result, maxlen);
 	if (!strcasecmp(argv[0], "clear_stats")) {
 		swt_msg_clear_stats(pool);
 		return 0;
@@ -1049,13 +1618,14 @@ static void swt_io_hints(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type swt_target_type = {
 	.name = "swaptier",
-	.version = { 1, 0, 0 },
+	.version = { 1, 1, 0 },
 	.module = THIS_MODULE,
 	.ctr = swt_ctr,
 	.dtr = swt_dtr,
 	.map = swt_map_bio,
 	.end_io = swt_end_io,
 	.postsuspend = swt_postsuspend,
+	.preresume = swt_preresume,
 	.resume = swt_resume,
 	.status = swt_status,
 	.message = swt_message,

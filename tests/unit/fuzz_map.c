@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Fuzz drivers/md/dm-swaptier-map.c against a simple reference model.
+ * Fuzz drivers/md/dm-swaptier-map.c and the migration planner of
+ * dm-swaptier-policy.c against a simple reference model.
  *
  * The input bytes are a geometry followed by a sequence of operations on a
  * small map: start and complete writes (successfully or not), start and end
- * reads, discard, reclaim, trim, close frontiers. Besides the map's own
+ * reads, discard, reclaim, trim, close frontiers, age the heat, change the
+ * knobs, start and cancel an evacuation, and start and complete copies
+ * between tiers (successfully or not), interleaved in any order with the
+ * rest. Besides the map's own
  * invariant check, the model checks what users rely on:
  *   - after each committed write or discard, every logical block maps where
  *     the model says (the latest completed write wins, discard unmaps);
@@ -17,16 +21,25 @@
  * without, main() runs a fixed number of pseudo-random inputs.
  */
 #include "dm-swaptier-map.h"
+#include "dm-swaptier-policy.h"
 #include "unit.h"
+#include <linux/errno.h>
 #include <linux/kernel.h>
 
 unsigned long shim_warnings;
+static unsigned long total_moved, total_lost;
 long shim_fail_alloc_after = -1;
 long shim_live_allocs;
 
 #define MAX_LOG 512
 #define MAX_IO 64
+#define MAX_MIG 8
 #define NONE 0xffffffffU
+
+struct mig {
+	struct swt_plan plan;
+	unsigned int ticket;
+};
 
 struct io {
 	bool write;
@@ -44,6 +57,11 @@ struct fz {
 	u32 token;
 	struct io io[MAX_IO];
 	unsigned int nio;
+	struct swt_policy pol;
+	struct swt_planner pl;
+	struct mig mig[MAX_MIG];
+	unsigned int nmig;
+	u32 moved, lost;
 };
 
 static u32 next(struct fz *f, u32 mod)
@@ -106,6 +124,99 @@ static void check_unreachable(struct fz *f, u32 p)
 		if (!f->io[i].write && f->io[i].pblk != NONE &&
 		    p >= f->io[i].pblk && p < f->io[i].pblk + f->io[i].len)
 			fail("allocated a block a read is using", p, i);
+	for (i = 0; i < f->nmig; i++)
+		if (p >= from_pblk(f->mig[i].plan.src) &&
+		    p < from_pblk(f->mig[i].plan.src) + f->mig[i].plan.len)
+			fail("allocated a block a copy is reading", p, i);
+}
+
+/* Plan a copy between tiers, as the target's migration worker does. */
+static void op_mig_start(struct fz *f)
+{
+	struct mig *mg;
+	u32 i, src, l;
+
+	if (f->nmig == MAX_MIG)
+		return;
+	mg = &f->mig[f->nmig];
+	mg->ticket = swt_map_read_begin(&f->m);
+	if (swt_plan_next(&f->pl, &f->m, &f->pol, next(f, 2), 1 + next(f, 16),
+			  1 + next(f, 600), &mg->plan) != SWT_PLAN_MOVE) {
+		swt_map_read_end(&f->m, mg->ticket);
+		return;
+	}
+	src = from_pblk(mg->plan.src);
+	if (!mg->plan.len || mg->plan.len > SWT_MIG_MAX_BLOCKS ||
+	    swt_map_tier_of(&f->m, mg->plan.src) != mg->plan.from ||
+	    swt_map_tier_of(&f->m, to_pblk(src + mg->plan.len - 1)) != mg->plan.from ||
+	    swt_map_tier_of(&f->m, mg->plan.dst) != mg->plan.to ||
+	    mg->plan.from == mg->plan.to)
+		fail("bad plan", src, mg->plan.len);
+	if (f->m.tier[mg->plan.to].no_alloc)
+		fail("copy to a tier being evacuated", mg->plan.to, 0);
+	for (i = 0; i < mg->plan.len; i++) {
+		l = mg->plan.lblk[i];
+		if (l >= f->m.nr_logical || f->model[l] != src + i)
+			fail("plan copies a block that is not what it says", src + i, l);
+		check_unreachable(f, from_pblk(mg->plan.dst) + i);
+	}
+	f->nmig++;
+}
+
+static void op_mig_complete(struct fz *f)
+{
+	struct mig mg;
+	unsigned int k;
+	u32 i, src, dst, moved = 0;
+
+	if (!f->nmig)
+		return;
+	k = next(f, f->nmig);
+	mg = f->mig[k];
+	f->mig[k] = f->mig[--f->nmig];
+	src = from_pblk(mg.plan.src);
+	dst = from_pblk(mg.plan.dst);
+	if (next(f, 8) == 0) {	/* a tier failed the copy */
+		swt_map_abort(&f->m, mg.plan.dst, mg.plan.len);
+	} else {
+		for (i = 0; i < mg.plan.len; i++)
+			f->content[dst + i] = f->content[src + i];
+		for (i = 0; i < mg.plan.len; i++) {
+			if (f->model[mg.plan.lblk[i]] == src + i) {
+				f->model[mg.plan.lblk[i]] = dst + i;
+				moved++;
+			}
+		}
+		if (swt_map_move(&f->m, mg.plan.lblk, mg.plan.src, mg.plan.dst,
+				 mg.plan.len) != moved)
+			fail("move count disagrees with model", moved, mg.plan.len);
+		f->moved += moved;
+		f->lost += mg.plan.len - moved;
+	}
+	swt_map_read_end(&f->m, mg.ticket);
+	for (i = 0; i < mg.plan.len; i++)
+		check_lookup(f, mg.plan.lblk[i]);
+}
+
+static void op_knobs(struct fz *f)
+{
+	u32 low = next(f, 60), high = low + 1 + next(f, 35);
+
+	f->pl.knob[SWT_K_MIGRATION] = next(f, 4) != 0;
+	f->pl.knob[SWT_K_LOW_WM] = low;
+	f->pl.knob[SWT_K_HIGH_WM] = high;
+	f->pl.knob[SWT_K_PROMOTE_HEAT] = 1 + next(f, 4);
+	if (swt_knobs_conflict(f->pl.knob))
+		fail("valid knobs refused", low, high);
+}
+
+static void op_evacuate(struct fz *f)
+{
+	int t = (int)next(f, f->m.nr_tiers + 1) - 1;
+	int r = swt_plan_evacuate(&f->pl, &f->m, t);
+
+	if (r && r != -EBUSY && r != -ENOSPC)
+		fail("evacuate returned an unknown error", (u32)-r, 0);
 }
 
 static void op_write(struct fz *f)
@@ -152,6 +263,8 @@ static void op_read(struct fz *f)
 	io->ticket = swt_map_read_begin(&f->m);
 	for (i = 0; i < e.len && io->pblk != NONE; i++)
 		io->token[i] = f->content[io->pblk + i];
+	if (io->pblk != NONE)
+		f->pol.ops->hit(&f->pol, l, e.len);
 }
 
 static void op_complete(struct fz *f)
@@ -177,6 +290,7 @@ static void op_complete(struct fz *f)
 		return;
 	}
 	swt_map_commit(&f->m, to_lblk(io.lblk), to_pblk(io.pblk), io.len);
+	f->pol.ops->fill(&f->pol, io.lblk, io.len);
 	for (i = 0; i < io.len; i++)
 		f->model[io.lblk + i] = io.pblk + i;
 	check_lookup(f, io.lblk);
@@ -189,6 +303,7 @@ static void op_discard(struct fz *f)
 	u32 i;
 
 	swt_map_unmap(&f->m, to_lblk(l), len);
+	f->pol.ops->clear(&f->pol, l, len);
 	for (i = 0; i < len; i++)
 		f->model[l + i] = NONE;
 	check_lookup(f, l);
@@ -216,6 +331,8 @@ static void drain(struct fz *f)
 
 	while (f->nio)
 		op_complete(f);
+	while (f->nmig)
+		op_mig_complete(f);
 	swt_map_reclaim(&f->m, NONE);
 	while (swt_map_trim_next(&f->m, 64, &p, &len, &t))
 		swt_map_trim_done(&f->m, p, len);
@@ -256,11 +373,14 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		fail("create failed", logical, total);
 	f.m.trim_mask = next(&f, 1U << nt);
 	f.content = calloc(total, sizeof(*f.content));
+	if (swt_policy_create(&f.pol, NULL, logical))
+		fail("policy create failed", logical, 0);
+	swt_planner_init(&f.pl);
 	for (t = 0; t < logical; t++)
 		f.model[t] = NONE;
 
 	for (steps = 0; f.pos < f.n && steps < 4096; steps++) {
-		switch (next(&f, 16)) {
+		switch (next(&f, 24)) {
 		case 0 ... 4: op_write(&f); break;
 		case 5 ... 8: op_complete(&f); break;
 		case 9 ... 11: op_read(&f); break;
@@ -268,11 +388,19 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		case 13: swt_map_reclaim(&f.m, 1 + next(&f, 64)); break;
 		case 14: op_trim(&f); break;
 		case 15: swt_map_close_frontiers(&f.m); break;
+		case 16 ... 18: op_mig_start(&f); break;
+		case 19 ... 20: op_mig_complete(&f); break;
+		case 21: f.pol.ops->age(&f.pol, 0, logical); break;
+		case 22: op_knobs(&f); break;
+		case 23: op_evacuate(&f); break;
 		}
 		if (steps % 64 == 0)
 			check_map(&f);
 	}
 	drain(&f);
+	total_moved += f.moved;
+	total_lost += f.lost;
+	swt_policy_destroy(&f.pol);
 	swt_map_destroy(&f.m);
 	free(f.content);
 	if (shim_warnings)
@@ -295,6 +423,12 @@ int main(int argc, char **argv)
 			buf[i] = seed >> 56;
 		}
 		LLVMFuzzerTestOneInput(buf, len);
+	}
+	printf("# copies between tiers: %lu blocks moved, %lu dropped for a racing write or discard\n",
+	       total_moved, total_lost);
+	if (!total_moved || !total_lost) {
+		printf("not ok fuzz/map_model: the sequences never moved a block or never raced one\n");
+		return 1;
 	}
 	printf("ok fuzz/map_model: %lu random sequences\n", runs);
 	printf("1 passed, 0 failed\n");

@@ -9,7 +9,7 @@ mkdir -p "$out"
 cflags=(-std=gnu11 -g -O1 -Wall -Wextra -Werror -Wno-unused-function
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 	-I"$top/tests/unit/shim" -I"$top/drivers/md" -I"$top/tests/unit")
-src=$top/drivers/md/dm-swaptier-map.c
+src=("$top/drivers/md/dm-swaptier-map.c" "$top/drivers/md/dm-swaptier-policy.c")
 failed=0
 
 run() {	# NAME CMD...: run a test binary, echo its ok/not ok lines
@@ -34,8 +34,8 @@ build() {	# NAME SOURCE...
 	fi
 }
 
-build test_map "$top/tests/unit/test_map.c" "$src" && run test_map "$out/test_map"
-build fuzz_map "$top/tests/unit/fuzz_map.c" "$src" && run fuzz_map "$out/fuzz_map" 4000
+build test_map "$top/tests/unit/test_map.c" "${src[@]}" && run test_map "$out/test_map"
+build fuzz_map "$top/tests/unit/fuzz_map.c" "${src[@]}" && run fuzz_map "$out/fuzz_map" 4000
 cflags+=(-I"$top/tools/dmswaptier")
 build test_parse "$top/tests/unit/test_parse.c" "$top/tools/dmswaptier/swt_parse.c" &&
 	run test_parse "$out/test_parse"
@@ -43,7 +43,7 @@ build test_parse "$top/tests/unit/test_parse.c" "$top/tools/dmswaptier/swt_parse
 if command -v clang >/dev/null && clang -fsanitize=fuzzer -x c -o /dev/null - <<<'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' 2>/dev/null; then
 	if clang -std=gnu11 -g -O1 -DSWT_LIBFUZZER -fsanitize=fuzzer,address,undefined \
 		-I"$top/tests/unit/shim" -I"$top/drivers/md" -I"$top/tests/unit" \
-		-o "$out/libfuzz_map" "$top/tests/unit/fuzz_map.c" "$src" 2>"$out/libfuzz.build.log"; then
+		-o "$out/libfuzz_map" "$top/tests/unit/fuzz_map.c" "${src[@]}" 2>"$out/libfuzz.build.log"; then
 		mkdir -p "$out/corpus"
 		if "$out/libfuzz_map" -max_total_time="${SWT_FUZZ_SECONDS:-30}" -max_len=8192 \
 			"$out/corpus" >"$out/libfuzz.log" 2>&1; then

@@ -21,4 +21,33 @@ extern unsigned long shim_warnings;
 #define max(a, b) ({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a > _b ? _a : _b; })
 #define min_t(t, a, b) min((t)(a), (t)(b))
 #define max_t(t, a, b) max((t)(a), (t)(b))
+#define clamp(v, lo, hi) min(max(v, lo), hi)
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static inline int fls(unsigned int x)
+{
+	return x ? 32 - __builtin_clz(x) : 0;
+}
+
+/* Base-10 only, like every caller here; rejects signs, junk and overflow. */
+static inline int kstrtou32(const char *s, unsigned int base, u32 *res)
+{
+	unsigned long long v = 0;
+
+	if (base != 10 || !*s)
+		return -22;
+	if (*s == '+')
+		s++;
+	for (; *s; s++) {
+		if (*s == '\n' && !s[1])
+			break;
+		if (*s < '0' || *s > '9')
+			return -22;
+		v = v * 10 + (unsigned int)(*s - '0');
+		if (v > 0xffffffffULL)
+			return -34;
+	}
+	*res = (u32)v;
+	return 0;
+}
 #endif

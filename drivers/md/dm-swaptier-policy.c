@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dm-swaptier: heat per block, the migration knobs and the planner.
+ *
+ * The "clock" policy keeps one byte of heat per logical block: a write
+ * sets it to 1, each read adds 1 (up to 255), a discard clears it, and
+ * every heat_period all heats are halved. A block nobody wrote or read in
+ * the last period is therefore at 0, and a block read often stays high.
+ *
+ * The planner sweeps each tier's physical blocks with a clock hand and
+ * takes runs of consecutive mapped blocks whose heat qualifies, so that one
+ * copy reads a contiguous source and writes a contiguous destination.
+ */
+#include "dm-swaptier-policy.h"
+
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+const struct swt_knob_desc swt_knobs[SWT_NR_KNOBS] = {
+	[SWT_K_MIGRATION]	= { "migration", 0, 1, 1, true },
+	[SWT_K_LOW_WM]		= { "low_watermark", 0, 90, 10, false },
+	[SWT_K_HIGH_WM]		= { "high_watermark", 1, 95, 20, false },
+	[SWT_K_PROMOTE_HEAT]	= { "promote_heat", 1, 255, 3, false },
+	[SWT_K_HEAT_PERIOD]	= { "heat_period", 100, 3600000, 10000, false },
+	[SWT_K_MIG_IDLE]	= { "migration_idle", 0, 60000, 200, false },
+	[SWT_K_MIG_MAX_IO]	= { "migration_max_io", 16, 65536, 1024, false },
+};
+
+int swt_knob_find(const char *name)
+{
+	int k;
+
+	for (k = 0; k < SWT_NR_KNOBS; k++)
+		if (!strcasecmp(name, swt_knobs[k].name))
+			return k;
+	return -1;
+}
+
+int swt_knob_parse(unsigned int k, const char *s, u32 *v)
+{
+	const struct swt_knob_desc *d = &swt_knobs[k];
+	u32 val;
+
+	if (d->onoff) {
+		if (!strcasecmp(s, "on"))
+			val = 1;
+		else if (!strcasecmp(s, "off"))
+			val = 0;
+		else
+			return -EINVAL;
+	} else if (kstrtou32(s, 10, &val) || val < d->min || val > d->max) {
+		return -EINVAL;
+	}
+	*v = val;
+	return 0;
+}
+
+const char *swt_knobs_conflict(const u32 *knob)
+{
+	if (knob[SWT_K_LOW_WM] >= knob[SWT_K_HIGH_WM])
+		return "low_watermark must be below high_watermark";
+	return NULL;
+}
+
+/*----------------------------------------------------------------*/
+
+static int swt_clock_create(struct swt_policy *p, u32 nr_logical)
+{
+	p->heat = kvcalloc(nr_logical, 1, GFP_KERNEL);
+	return p->heat ? 0 : -ENOMEM;
+}
+
+static void swt_clock_destroy(struct swt_policy *p)
+{
+	kvfree(p->heat);
+	p->heat = NULL;
+}
+
+static void swt_clock_hit(struct swt_policy *p, u32 lblk, u32 len)
+{
+	u8 *h = p->heat + lblk;
+
+	while (len--) {
+		if (*h < 255)
+			(*h)++;
+		h++;
+	}
+}
+
+static void swt_clock_fill(struct swt_policy *p, u32 lblk, u32 len)
+{
+	memset(p->heat + lblk, 1, len);
+}
+
+static void swt_clock_clear(struct swt_policy *p, u32 lblk, u32 len)
+{
+	memset(p->heat + lblk, 0, len);
+}
+
+static void swt_clock_age(struct swt_policy *p, u32 lblk, u32 len)
+{
+	u8 *h = p->heat + lblk;
+
+	while (len--)
+		*h++ >>= 1;
+}
+
+static unsigned int swt_clock_heat(const struct swt_policy *p, u32 lblk)
+{
+	return p->heat[lblk];
+}
+
+static u64 swt_clock_bytes(const struct swt_policy *p)
+{
+	return p->nr_logical;
+}
+
+static const struct swt_policy_ops swt_clock_ops = {
+	.name = "clock",
+	.create = swt_clock_create,
+	.destroy = swt_clock_destroy,
+	.hit = swt_clock_hit,
+	.fill = swt_clock_fill,
+	.clear = swt_clock_clear,
+	.age = swt_clock_age,
+	.heat = swt_clock_heat,
+	.bytes = swt_clock_bytes,
+};
+
+static const struct swt_policy_ops *const swt_policies[] = {
+	&swt_clock_ops,
+};
+
+int swt_policy_create(struct swt_policy *p, const char *name, u32 nr_logical)
+{
+	unsigned int i;
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	for (i = 0; i < ARRAY_SIZE(swt_policies); i++) {
+		if (name && strcmp(name, swt_policies[i]->name))
+			continue;
+		p->nr_logical = nr_logical;
+		r = swt_policies[i]->create(p, nr_logical);
+		if (!r)
+			p->ops = swt_policies[i];
+		return r;
+	}
+	return -EINVAL;
+}
+
+void swt_policy_destroy(struct swt_policy *p)
+{
+	if (p->ops)
+		p->ops->destroy(p);
+	p->ops = NULL;
+}
+
+/*----------------------------------------------------------------*/
+
+void swt_planner_init(struct swt_planner *pl)
+{
+	unsigned int k;
+
+	memset(pl, 0, sizeof(*pl));
+	for (k = 0; k < SWT_NR_KNOBS; k++)
+		pl->knob[k] = swt_knobs[k].def;
+	pl->evacuate = -1;
+}
+
+u32 swt_tier_free(const struct swt_map *m, unsigned int t)
+{
+	return m->tier[t].nr_blocks - m->tier[t].nr_mapped;
+}
+
+static u32 swt_pct(u32 blocks, u32 pct)
+{
+	return (u32)(((u64)blocks * pct) / 100);
+}
+
+u32 swt_tier_low(const struct swt_planner *pl, const struct swt_map *m,
+		 unsigned int t)
+{
+	return swt_pct(m->tier[t].nr_blocks, pl->knob[SWT_K_LOW_WM]);
+}
+
+static u32 swt_tier_high(const struct swt_planner *pl, const struct swt_map *m,
+			 unsigned int t)
+{
+	return swt_pct(m->tier[t].nr_blocks, pl->knob[SWT_K_HIGH_WM]);
+}
+
+/* The first tier after @t that takes new blocks, or nr_tiers. */
+static unsigned int swt_slower(const struct swt_map *m, unsigned int t)
+{
+	while (++t < m->nr_tiers)
+		if (!m->tier[t].no_alloc)
+			break;
+	return t;
+}
+
+bool swt_plan_wanted(const struct swt_planner *pl, const struct swt_map *m,
+		     unsigned int t)
+{
+	return pl->knob[SWT_K_MIGRATION] && !pl->demoting[t] &&
+	       swt_slower(m, t) < m->nr_tiers &&
+	       swt_tier_free(m, t) < swt_tier_low(pl, m, t);
+}
+
+/* Which blocks a sweep takes. */
+struct swt_want {
+	const struct swt_policy *p;
+	enum swt_mig_kind kind;
+	unsigned int heat;	/* demote: at most this; promote: at least */
+};
+
+static bool swt_wanted(const struct swt_want *w, u32 lblk)
+{
+	unsigned int h;
+
+	if (lblk >= SWT_MAX_BLOCKS)
+		return false;
+	if (w->kind == SWT_MIG_EVACUATE)
+		return true;
+	h = w->p->ops->heat(w->p, lblk);
+	return w->kind == SWT_MIG_DEMOTE ? h <= w->heat : h >= w->heat;
+}
+
+/*
+ * Move tier @t's clock hand over at most *@budget blocks, to the first
+ * block @w wants; take it and the wanted blocks right after it, up to
+ * @max. Returns the run's length, 0 if none was found.
+ */
+static u32 swt_sweep(struct swt_planner *pl, const struct swt_map *m,
+		     unsigned int t, const struct swt_want *w, u32 max,
+		     u32 *budget, struct swt_plan *plan)
+{
+	const struct swt_tier *tr = &m->tier[t];
+	u32 off, l, n;
+
+	while (*budget) {
+		(*budget)--;
+		off = pl->hand[t];
+		pl->hand[t] = off + 1 < tr->nr_blocks ? off + 1 : 0;
+		pl->swept[t]++;
+		l = swt_map_owner(m, tr->start + off);
+		if (!swt_wanted(w, l))
+			continue;
+		plan->lblk[0] = l;
+		for (n = 1; n < max && off + n < tr->nr_blocks; n++) {
+			l = swt_map_owner(m, tr->start + off + n);
+			if (!swt_wanted(w, l))
+				break;
+			plan->lblk[n] = l;
+		}
+		pl->hand[t] = off + n < tr->nr_blocks ? off + n : 0;
+		pl->swept[t] = 0;
+		plan->src = to_pblk(tr->start + off);
+		plan->from = t;
+		return n;
+	}
+	return 0;
+}
+
+/* Allocate the destination of a @len block run on tier @to. */
+static bool swt_plan_dst(struct swt_map *m, unsigned int to, u32 len,
+			 struct swt_plan *plan)
+{
+	struct swt_alloc a;
+
+	if (!swt_map_alloc_on(m, to, len, &a))
+		return false;
+	plan->to = to;
+	plan->dst = a.pblk;
+	plan->len = a.len;
+	return true;
+}
+
+static enum swt_plan_result swt_plan_evac(struct swt_planner *pl,
+					  struct swt_map *m,
+					  const struct swt_policy *p, u32 max,
+					  u32 *budget, struct swt_plan *plan)
+{
+	struct swt_want w = { .p = p, .kind = SWT_MIG_EVACUATE };
+	unsigned int e = pl->evacuate, to;
+	u32 n;
+
+	if (!m->tier[e].nr_mapped)
+		return SWT_PLAN_NOTHING;
+	/* The fastest other tier with a free block takes them. */
+	for (to = 0; to < m->nr_tiers; to++)
+		if (to != e && !m->tier[to].no_alloc &&
+		    swt_tier_free(m, to) > max)
+			break;
+	if (to == m->nr_tiers)
+		return SWT_PLAN_NOTHING;
+	n = swt_sweep(pl, m, e, &w, max, budget, plan);
+	if (!n)
+		return SWT_PLAN_SCANNING;
+	if (!swt_plan_dst(m, to, n, plan))
+		return SWT_PLAN_NOTHING;
+	plan->kind = SWT_MIG_EVACUATE;
+	return SWT_PLAN_MOVE;
+}
+
+static enum swt_plan_result swt_plan_demote(struct swt_planner *pl,
+					    struct swt_map *m,
+					    const struct swt_policy *p,
+					    unsigned int t, u32 max,
+					    u32 *budget, struct swt_plan *plan)
+{
+	struct swt_want w = { .p = p, .kind = SWT_MIG_DEMOTE };
+	unsigned int to = swt_slower(m, t);
+	u32 n;
+
+	w.heat = pl->level[t];
+	n = swt_sweep(pl, m, t, &w, max, budget, plan);
+	if (!n) {
+		/* A whole sweep found nothing this cold: take warmer ones. */
+		if (pl->swept[t] >= m->tier[t].nr_blocks) {
+			pl->swept[t] = 0;
+			if (pl->level[t] < 255)
+				pl->level[t] = pl->level[t] * 2 + 1;
+		}
+		return SWT_PLAN_SCANNING;
+	}
+	/* The next slower tier with room, else the one after it. */
+	for (; to < m->nr_tiers; to = swt_slower(m, to))
+		if (swt_plan_dst(m, to, n, plan))
+			break;
+	if (to == m->nr_tiers)
+		return SWT_PLAN_NOTHING;
+	plan->kind = SWT_MIG_DEMOTE;
+	return SWT_PLAN_MOVE;
+}
+
+static enum swt_plan_result swt_plan_promote(struct swt_planner *pl,
+					     struct swt_map *m,
+					     const struct swt_policy *p,
+					     unsigned int t, u32 max,
+					     u32 *budget,
+					     struct swt_plan *plan)
+{
+	struct swt_want w = { .p = p, .kind = SWT_MIG_PROMOTE };
+	unsigned int to;
+	u32 n;
+
+	/* The fastest tier that keeps above its low watermark after it. */
+	for (to = 0; to < t; to++)
+		if (!m->tier[to].no_alloc && !pl->demoting[to] &&
+		    swt_tier_free(m, to) > swt_tier_low(pl, m, to) + max)
+			break;
+	if (to == t)
+		return SWT_PLAN_NOTHING;
+	w.heat = pl->knob[SWT_K_PROMOTE_HEAT];
+	n = swt_sweep(pl, m, t, &w, max, budget, plan);
+	if (!n)
+		return pl->swept[t] >= m->tier[t].nr_blocks ?
+		       SWT_PLAN_NOTHING : SWT_PLAN_SCANNING;
+	if (!swt_plan_dst(m, to, n, plan))
+		return SWT_PLAN_NOTHING;
+	plan->kind = SWT_MIG_PROMOTE;
+	return SWT_PLAN_MOVE;
+}
+
+/* Start or stop demoting each tier by its watermarks. */
+static void swt_plan_watermarks(struct swt_planner *pl,
+				const struct swt_map *m)
+{
+	unsigned int t;
+	u32 free;
+
+	for (t = 0; t < m->nr_tiers; t++) {
+		free = swt_tier_free(m, t);
+		if (m->tier[t].no_alloc || swt_slower(m, t) == m->nr_tiers ||
+		    free >= swt_tier_high(pl, m, t)) {
+			pl->demoting[t] = false;
+			pl->level[t] = 0;
+		} else if (free < swt_tier_low(pl, m, t)) {
+			pl->demoting[t] = true;
+		}
+	}
+}
+
+/* The more pressing of two results (they are ordered). */
+static enum swt_plan_result swt_plan_better(enum swt_plan_result a,
+					    enum swt_plan_result b)
+{
+	return a < b ? a : b;
+}
+
+enum swt_plan_result swt_plan_next(struct swt_planner *pl, struct swt_map *m,
+				   const struct swt_policy *p, bool idle,
+				   u32 max_len, u32 budget,
+				   struct swt_plan *plan)
+{
+	enum swt_plan_result r, best = SWT_PLAN_NOTHING;
+	unsigned int t;
+
+	max_len = clamp(max_len, 1U, SWT_MIG_MAX_BLOCKS);
+	swt_plan_watermarks(pl, m);
+
+	if (pl->evacuate >= 0) {
+		r = swt_plan_evac(pl, m, p, max_len, &budget, plan);
+		if (r != SWT_PLAN_NOTHING)
+			return r;
+	}
+	if (!pl->knob[SWT_K_MIGRATION])
+		return SWT_PLAN_NOTHING;
+
+	for (t = 0; t < m->nr_tiers; t++) {
+		if (!pl->demoting[t])
+			continue;
+		r = swt_plan_demote(pl, m, p, t, max_len, &budget, plan);
+		if (r == SWT_PLAN_MOVE)
+			return r;
+		best = swt_plan_better(best, r);
+	}
+
+	for (t = 1; t < m->nr_tiers; t++) {
+		if (!m->tier[t].nr_mapped)
+			continue;
+		if (!idle) {
+			best = swt_plan_better(best, SWT_PLAN_WAIT_IDLE);
+			continue;
+		}
+		r = swt_plan_promote(pl, m, p, t, max_len, &budget, plan);
+		if (r == SWT_PLAN_MOVE)
+			return r;
+		best = swt_plan_better(best, r);
+	}
+	return best;
+}
+
+int swt_plan_evacuate(struct swt_planner *pl, struct swt_map *m, int tier)
+{
+	u64 room = 0;
+	unsigned int t;
+
+	if (tier < 0) {
+		if (pl->evacuate >= 0)
+			swt_map_set_alloc(m, pl->evacuate, true);
+		pl->evacuate = -1;
+		return 0;
+	}
+	if (pl->evacuate >= 0 && pl->evacuate != tier)
+		return -EBUSY;
+	for (t = 0; t < m->nr_tiers; t++)
+		if (t != (unsigned int)tier)
+			room += m->tier[t].nr_blocks;
+	/* Every logical block must fit, or writes could wait forever. */
+	if (room < (u64)m->nr_logical + m->reserve / 2)
+		return -ENOSPC;
+	pl->evacuate = tier;
+	swt_map_set_alloc(m, tier, false);
+	return 0;
+}
+
+void swt_heat_histogram(const struct swt_map *m, const struct swt_policy *p,
+			unsigned int t, u32 off, u32 len, u32 *bucket)
+{
+	const struct swt_tier *tr = &m->tier[t];
+	unsigned int h, b;
+	u32 i, l;
+
+	for (i = off; i < off + len && i < tr->nr_blocks; i++) {
+		l = swt_map_owner(m, tr->start + i);
+		if (l >= SWT_MAX_BLOCKS)
+			continue;
+		h = p->ops->heat(p, l);
+		b = h ? min_t(unsigned int, fls(h), SWT_HEAT_BUCKETS - 1) : 0;
+		bucket[b]++;
+	}
+}
