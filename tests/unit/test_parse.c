@@ -36,6 +36,72 @@ static void test_status_recorded(void)
 	EXPECT_EQ(swt_parse_status("1 0 8 0 0 0 0 6 0 0 0 0 100 Fail\n", &st, err,
 				   sizeof(err)), 0);
 	EXPECT(!strcmp(st.mode, "Fail"));
+	EXPECT_EQ(st.has_migration, 0);
+	EXPECT_EQ(st.evacuate, -1);
+}
+
+/* Target 1.1: the migration fields after the mode. */
+static void test_status_migration(void)
+{
+	static const char *bad[] = {
+		"1 0 8 0 0 0 0 6 0 0 0 0 100 rw maybe 0 0 0 0 - 0 -",
+		"1 0 8 0 0 0 0 6 0 0 0 0 100 rw on 1 2 3",
+		"1 0 8 0 0 0 0 6 0 0 0 0 100 rw on 1 2 3 4 1 0 -",	/* no tier 1 */
+		"1 0 8 0 0 0 0 6 0 0 0 0 100 rw on 1 2 3 4 - 0 --",
+		"1 0 8 0 0 0 0 6 0 0 0 0 100 rw on 1 2 3 4 - 0 Q",
+		"1 0 8 0 0 0 0 6 0 0 0 0 100 rw on 1 2 3 4 - 0 - 9",
+	};
+	struct swt_status st;
+	unsigned int i;
+
+	EXPECT_EQ(swt_parse_status("2 5 8 0 0 0 3 8 0 0 0 8 14 0 0 0 0 100 rw on 7 11 3 2 0 5 ED\n",
+				   &st, err, sizeof(err)), 0);
+	EXPECT_EQ(st.has_migration, 1);
+	EXPECT_EQ(st.migration, 1);
+	EXPECT_EQ(st.promoted, 7);
+	EXPECT_EQ(st.demoted, 11);
+	EXPECT_EQ(st.evacuated, 3);
+	EXPECT_EQ(st.abandoned, 2);
+	EXPECT_EQ(st.evacuate, 0);
+	EXPECT_EQ(st.evacuate_left, 5);
+	EXPECT(!strcmp(st.tier_state, "ED"));
+	EXPECT_EQ(swt_parse_status("1 0 8 0 0 0 0 6 0 0 0 0 100 rw off 0 0 0 0 - 0 -",
+				   &st, err, sizeof(err)), 0);
+	EXPECT_EQ(st.migration, 0);
+	EXPECT_EQ(st.evacuate, -1);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		EXPECT_EQ(swt_parse_status(bad[i], &st, err, sizeof(err)), -1);
+		EXPECT(err[0] != 0);
+	}
+}
+
+static void test_heat(void)
+{
+	static const char *bad[] = {
+		"",
+		"heat 0 1 2\n",
+		"heat 0 1 2 4 8 16 32 64\n",
+		"heat 0 1 2 4 8 16 32 64\ntier0 1 2 3\n",
+		"heat 0 1 2 4 8 16 32 64\ntier1 1 2 3 4 5 6 7 8\n",
+		"heat 0 1 2 4 8 16 32 64\ntier0 1 2 3 4 5 6 7 8 9\n",
+		"heat 0 1 2 4 8 16 32 64\ntier0 1 2 3 4 5 6 7 8",
+	};
+	uint64_t h[SWT_MAX_TIERS][SWT_HEAT_BUCKETS];
+	unsigned int n, i;
+
+	EXPECT_EQ(swt_parse_heat("heat 0 1 2 4 8 16 32 64\ntier0 1 2 3 4 5 6 7 8\n"
+				 "tier1 9 0 0 0 0 0 0 1\n", h, &n, err, sizeof(err)), 0);
+	EXPECT_EQ(n, 2);
+	EXPECT_EQ(h[0][0], 1);
+	EXPECT_EQ(h[0][7], 8);
+	EXPECT_EQ(h[1][0], 9);
+	EXPECT_EQ(h[1][7], 1);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		EXPECT_EQ(swt_parse_heat(bad[i], h, &n, err, sizeof(err)), -1);
+		EXPECT(err[0] != 0);
+	}
 }
 
 static void test_status_malformed(void)
@@ -47,7 +113,7 @@ static void test_status_malformed(void)
 		"2 2048 16384 8 8",				/* truncated */
 		"2 2048 16384 8 8 0 0 131072 0 0 0 2048 100000 8 8 0 0 1009832",
 		"2 2048 16384 8 8 0 0 131072 0 0 0 2048 100000 8 8 0 0 1009832 ro",
-		"2 2048 16384 8 8 0 0 131072 0 0 0 2048 100000 8 8 0 0 1009832 rw 7",
+		"2 2048 16384 8 8 0 0 131072 0 0 0 2048 100000 8 8 0 0 1009832 rw 7 0 0 0 0 - 0 --",
 		"2 99999 16384 8 8 0 0 131072 0 0 0 2048 100000 8 8 0 0 1 rw",
 		"2 -1 16384 8 8 0 0 131072 0 0 0 2048 100000 8 8 0 0 1 rw",
 		"2 1x 16384 8 8 0 0 131072 0 0 0 2048 100000 8 8 0 0 1 rw",
@@ -146,6 +212,8 @@ int main(void)
 	static const struct unit_test tests[] = {
 		{ "status_recorded", test_status_recorded },
 		{ "status_malformed", test_status_malformed },
+		{ "status_migration", test_status_migration },
+		{ "heat", test_heat },
 		{ "table", test_table },
 		{ "map", test_map },
 		{ "trace", test_trace },

@@ -276,8 +276,16 @@ static void status_human(const char *name)
 	printf("  sequential writes: %" PRIu64 " of %" PRIu64 " (%.1f%%)   deferred: %" PRIu64
 	       "   freed, pending reuse: %" PRIu64 "\n", st.seq_writes, st.write_allocs,
 	       100.0 * ratio(st.seq_writes, st.write_allocs), st.deferred, st.pending);
-	printf("  map memory: %" PRIu64 " bytes (%.2f B/block)   promotions: -   demotions: -\n",
+	printf("  map memory: %" PRIu64 " bytes (%.2f B/block)\n",
 	       st.map_bytes, ratio(st.map_bytes, st.logical));
+	if (!st.has_migration)
+		return;
+	printf("  migration %s: promoted %" PRIu64 "   demoted %" PRIu64 "   evacuated %" PRIu64
+	       "   abandoned %" PRIu64 "   tier states %s\n", st.migration ? "on" : "off",
+	       st.promoted, st.demoted, st.evacuated, st.abandoned, st.tier_state);
+	if (st.evacuate >= 0)
+		printf("  evacuating tier %d: %" PRIu64 " blocks left%s\n", st.evacuate,
+		       st.evacuate_left, st.evacuate_left ? "" : " (done: replace it with a reload)");
 }
 
 static void status_json(const char *name, bool last)
@@ -304,7 +312,14 @@ static void status_json(const char *name, bool last)
 		       ", \"errors\": %" PRIu64 "}", i ? ", " : "", i, dn, t.tier[i],
 		       ts->used, ts->total, ts->reads, ts->writes, ts->errors);
 	}
-	printf("]}%s\n", last ? "" : ",");
+	printf("]");
+	if (st.has_migration)
+		printf(", \"migration\": %s, \"promoted\": %" PRIu64 ", \"demoted\": %" PRIu64
+		       ", \"evacuated\": %" PRIu64 ", \"abandoned\": %" PRIu64
+		       ", \"evacuate\": %d, \"evacuate_left\": %" PRIu64 ", \"tier_state\": \"%s\"",
+		       st.migration ? "true" : "false", st.promoted, st.demoted, st.evacuated,
+		       st.abandoned, st.evacuate, st.evacuate_left, st.tier_state);
+	printf("}%s\n", last ? "" : ",");
 }
 
 static int cmd_status(int argc, char **argv)
@@ -752,12 +767,106 @@ static int cmd_trace(int argc, char **argv)
 
 /*----------------------------------------------------------------*/
 
-static int cmd_unsupported(int argc, char **argv)
+/* The target must be new enough for set, evacuate and heat. */
+static void need_migration(const char *cmd, const char *name)
 {
-	(void)argc;
-	die(EXIT_DEVICE, "%s: this version of the target has no migration (set, evacuate, heat)",
-	    argv[0]);
-	return EXIT_DEVICE;
+	struct swt_status st;
+
+	get_status(name, &st);
+	if (!st.has_migration)
+		die(EXIT_DEVICE, "%s: %s: the loaded target has no migration (version 1.1 needed)",
+		    cmd, name);
+}
+
+static bool want_help(int argc, char **argv, const char *use)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			puts(use);
+			return true;
+		}
+	return false;
+}
+
+static int cmd_set(int argc, char **argv)
+{
+	static const char use[] = "usage: dmswaptier set NAME KEY VALUE\n"
+		"  keys: migration (on|off), low_watermark, high_watermark, promote_heat,\n"
+		"  heat_period, migration_idle, migration_max_io (see dm-swaptier.rst)";
+	char msg[160], *resp;
+
+	if (want_help(argc, argv, use))
+		return 0;
+	if (argc != 4)
+		die(EXIT_USAGE, "set: give NAME KEY VALUE");
+	if (strpbrk(argv[2], " \t\n") || strpbrk(argv[3], " \t\n") ||
+	    strlen(argv[2]) > 40 || strlen(argv[3]) > 40)
+		die(EXIT_USAGE, "set: KEY and VALUE are single words");
+	need_migration("set", argv[1]);
+	snprintf(msg, sizeof(msg), "set %s %s", argv[2], argv[3]);
+	resp = dm_message(argv[1], msg);
+	free(resp);
+	return 0;
+}
+
+static int cmd_evacuate(int argc, char **argv)
+{
+	static const char use[] = "usage: dmswaptier evacuate NAME TIER|cancel";
+	char msg[64], *resp, *end;
+	unsigned long t;
+
+	if (want_help(argc, argv, use))
+		return 0;
+	if (argc != 3)
+		die(EXIT_USAGE, "evacuate: give NAME and a tier number or 'cancel'");
+	if (strcmp(argv[2], "cancel")) {
+		t = strtoul(argv[2], &end, 10);
+		if (*end || !*argv[2] || t >= SWT_MAX_TIERS)
+			die(EXIT_USAGE, "evacuate: '%s' is not a tier number", argv[2]);
+	}
+	need_migration("evacuate", argv[1]);
+	snprintf(msg, sizeof(msg), "evacuate %s", argv[2]);
+	resp = dm_message(argv[1], msg);
+	free(resp);
+	return 0;
+}
+
+static int cmd_heat(int argc, char **argv)
+{
+	static const char use[] = "usage: dmswaptier heat NAME";
+	static const char *const label[SWT_HEAT_BUCKETS] = {
+		"0", "1", "2-3", "4-7", "8-15", "16-31", "32-63", "64+"
+	};
+	uint64_t h[SWT_MAX_TIERS][SWT_HEAT_BUCKETS], most = 1;
+	char err[160], *resp;
+	unsigned int n, t, b, w;
+
+	if (want_help(argc, argv, use))
+		return 0;
+	if (argc != 2)
+		die(EXIT_USAGE, "heat: give exactly one device name");
+	need_migration("heat", argv[1]);
+	resp = dm_message(argv[1], "heat");
+	if (swt_parse_heat(resp, h, &n, err, sizeof(err)))
+		die(EXIT_DEVICE, "%s: %s", argv[1], err);
+	for (t = 0; t < n; t++)
+		for (b = 0; b < SWT_HEAT_BUCKETS; b++)
+			if (h[t][b] > most)
+				most = h[t][b];
+	printf("%s: mapped blocks by heat (reads since written, halved every heat_period)\n",
+	       argv[1]);
+	for (t = 0; t < n; t++) {
+		printf("tier %u\n", t);
+		for (b = 0; b < SWT_HEAT_BUCKETS; b++) {
+			w = (unsigned int)((h[t][b] * 50 + most - 1) / most);
+			printf("  %-6s %10" PRIu64 " %.*s\n", label[b], h[t][b], (int)w,
+			       "##################################################");
+		}
+	}
+	free(resp);
+	return 0;
 }
 
 static void usage(FILE *f)
@@ -768,6 +877,9 @@ static void usage(FILE *f)
 	      "  status [NAME] [--json] [--watch SECONDS]\n"
 	      "  map NAME [--from BLOCK] [--count N] [--summary]\n"
 	      "  trace NAME [--seconds N] [--json] [--plot PNG] | trace --analyse FILE... [--json] [--plot PNG]\n"
+	      "  set NAME KEY VALUE\n"
+	      "  evacuate NAME TIER|cancel\n"
+	      "  heat NAME\n"
 	      "Exit status: 0 ok, 1 usage error, 2 device or kernel error. See dmswaptier(8).\n", f);
 }
 
@@ -779,8 +891,8 @@ int main(int argc, char **argv)
 	} cmds[] = {
 		{ "create", cmd_create }, { "remove", cmd_remove },
 		{ "status", cmd_status }, { "map", cmd_map },
-		{ "trace", cmd_trace }, { "set", cmd_unsupported },
-		{ "evacuate", cmd_unsupported }, { "heat", cmd_unsupported },
+		{ "trace", cmd_trace }, { "set", cmd_set },
+		{ "evacuate", cmd_evacuate }, { "heat", cmd_heat },
 	};
 	size_t i;
 

@@ -61,6 +61,44 @@ static int at_end(const char *p)
 	return !*p;
 }
 
+/* <on|off> <promoted> <demoted> <evacuated> <abandoned> <tier|-> <left> <states> */
+static int parse_migration(const char *p, struct swt_status *st, char *err,
+			   size_t errlen)
+{
+	uint64_t *counts[] = { &st->promoted, &st->demoted, &st->evacuated,
+			       &st->abandoned };
+	char word[16];
+	unsigned int i;
+
+	if (field_word(&p, word, sizeof(word)) ||
+	    (strcmp(word, "on") && strcmp(word, "off")))
+		return fail(err, errlen, "status: unexpected fields after the mode (target version not supported?)");
+	st->migration = !strcmp(word, "on");
+	for (i = 0; i < 4; i++)
+		if (field_u64(&p, counts[i]))
+			return fail(err, errlen, "status: migration field %u missing or not a number", i);
+	if (field_word(&p, word, sizeof(word)))
+		return fail(err, errlen, "status: evacuation tier missing");
+	if (strcmp(word, "-")) {
+		char *end;
+		unsigned long v = strtoul(word, &end, 10);
+
+		if (*end || v >= st->nr_tiers)
+			return fail(err, errlen, "status: bad evacuation tier '%s'", word);
+		st->evacuate = (int)v;
+	}
+	if (field_u64(&p, &st->evacuate_left))
+		return fail(err, errlen, "status: evacuation progress missing");
+	if (field_word(&p, st->tier_state, sizeof(st->tier_state)) ||
+	    strlen(st->tier_state) != st->nr_tiers ||
+	    strspn(st->tier_state, "-DEX") != st->nr_tiers)
+		return fail(err, errlen, "status: bad tier states");
+	if (!at_end(p))
+		return fail(err, errlen, "status: unexpected fields after the tier states (target version not supported?)");
+	st->has_migration = 1;
+	return 0;
+}
+
 int swt_parse_status(const char *params, struct swt_status *st, char *err,
 		     size_t errlen)
 {
@@ -94,8 +132,42 @@ int swt_parse_status(const char *params, struct swt_status *st, char *err,
 	if (field_word(&p, st->mode, sizeof(st->mode)) ||
 	    (strcmp(st->mode, "rw") && strcmp(st->mode, "Fail")))
 		return fail(err, errlen, "status: unknown mode (target version not supported?)");
-	if (!at_end(p))
-		return fail(err, errlen, "status: unexpected fields after the mode (target version not supported?)");
+	st->evacuate = -1;
+	if (at_end(p))
+		return 0;	/* target 1.0: no migration */
+	return parse_migration(p, st, err, errlen);
+}
+
+int swt_parse_heat(const char *text, uint64_t h[][SWT_HEAT_BUCKETS],
+		   unsigned int *nr_tiers, char *err, size_t errlen)
+{
+	static const char head[] = "heat 0 1 2 4 8 16 32 64\n";
+	const char *p = text;
+	unsigned int t, b;
+	uint64_t tier;
+
+	*nr_tiers = 0;
+	if (strncmp(p, head, sizeof(head) - 1))
+		return fail(err, errlen, "heat: unexpected header (target version not supported?)");
+	p += sizeof(head) - 1;
+	for (t = 0; *p; t++) {
+		if (t >= SWT_MAX_TIERS || strncmp(p, "tier", 4))
+			return fail(err, errlen, "heat: line %u is not a tier line", t + 2);
+		p += 4;
+		if (field_u64(&p, &tier) || tier != t)
+			return fail(err, errlen, "heat: tier %u out of order", t);
+		for (b = 0; b < SWT_HEAT_BUCKETS; b++)
+			if (field_u64(&p, &h[t][b]))
+				return fail(err, errlen, "heat: tier %u bucket %u missing", t, b);
+		while (*p == ' ')
+			p++;
+		if (*p != '\n')
+			return fail(err, errlen, "heat: tier %u line is too long or truncated", t);
+		p++;
+	}
+	if (!t)
+		return fail(err, errlen, "heat: no tier lines");
+	*nr_tiers = t;
 	return 0;
 }
 

@@ -23,6 +23,13 @@ struct swt_status {
 	uint64_t mapped, logical, seq_writes, write_allocs, deferred, pending;
 	uint64_t map_bytes;
 	char mode[8];		/* "rw" or "Fail" */
+	/* target 1.1 and later: migration */
+	int has_migration;
+	int migration;		/* 1 on, 0 off */
+	uint64_t promoted, demoted, evacuated, abandoned;
+	int evacuate;		/* tier being evacuated, -1 none */
+	uint64_t evacuate_left;
+	char tier_state[SWT_MAX_TIERS + 1];	/* '-', 'D', 'E', 'X' per tier */
 };
 
 struct swt_table {
@@ -48,6 +55,11 @@ int swt_parse_table(const char *params, struct swt_table *t, char *err,
 /* Parses up to max extents from the map message; *n gets the count. */
 int swt_parse_map(const char *text, struct swt_extent *ext, size_t max,
 		  size_t *n, char *err, size_t errlen);
+
+/* The heat message: per tier, mapped blocks in each heat bucket. */
+#define SWT_HEAT_BUCKETS 8	/* 0, 1, 2-3, 4-7, ..., 64+ */
+int swt_parse_heat(const char *text, uint64_t h[][SWT_HEAT_BUCKETS],
+		   unsigned int *nr_tiers, char *err, size_t errlen);
 
 /* blkparse analysis: requests queued, merged and dispatched per direction. */
 #define SWT_HIST_BUCKETS 10	/* 4K, 8K, ... 2M+ (powers of two) */
