@@ -90,6 +90,9 @@ swt_field() { dmsetup status "$1" | awk -v i="$2" '{print $(4 + i)}'; }
 swt_tiers() { swt_field "$1" 0; }
 swt_global() {	# DEV INDEX: 0 mapped 1 logical 2 seq_writes 3 write_allocs
 		#            4 deferred 5 pending 6 map_bytes 7 mode
+		#            8 migration 9 promoted 10 demoted 11 evacuated
+		#            12 abandoned 13 evacuate_tier 14 evacuate_left
+		#            15 tier_states
 	local t; t=$(swt_tiers "$1")
 	swt_field "$1" $((1 + 5 * t + $2))
 }

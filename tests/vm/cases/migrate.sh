@@ -1,0 +1,83 @@
+#!/bin/bash
+# timeout: 900
+# Heat-driven migration: tier 0 filled past its low watermark is demoted
+# back to the high watermark; blocks read repeatedly on tier 1 are promoted
+# once user I/O is idle; fio verify with suspend/resume cycles during heavy
+# migration; the knobs, the heat message and their errors.
+. "$SWT_TOP/tests/vm/lib.sh"
+swt_load
+A=$SWT_DISK_A B=$SWT_DISK_B
+t0=$(dev_blocks "$A")
+len=$(swt_max_len "$A" "$B")
+swt_create mg "$len" "$A" "$B" -- heat_period 60000 migration_idle 100 \
+	low_watermark 10 high_watermark 30 || die "cannot create"
+used0() { swt_tier_field mg 0 0; }
+
+# 1. Fill tier 0 and spill: demotion brings tier 0 back to 30% free.
+head -c $((120 << 20)) /dev/urandom >/tmp/mg.data
+dd if=/tmp/mg.data of=/dev/mapper/mg bs=1M oflag=direct status=none || die "write failed"
+high=$((t0 * 70 / 100))
+if poll '[ "$(used0)" -le '$high' ]' 120; then ok demoted-to-high-watermark
+else nok demoted-to-high-watermark "tier 0 uses $(used0) of $t0 blocks, want <= $high"; fi
+check demoted-count test "$(swt_global mg 10)" -gt 0
+dmsetup message mg 0 stats | grep -E 'demot|migrat' | sed 's/^/# /'
+# (tmpfs holds half the guest's memory: compare against the device directly)
+readback() { dd if=/dev/mapper/mg bs=1M count=120 iflag=direct status=none; }
+check data-after-demotion cmp -s /tmp/mg.data <(readback)
+check map-after-demotion swt_check_map mg
+
+# 2. A 1 MiB run that demotion put on tier 1, read four times, is promoted
+# when user I/O is idle.
+lb=$(dmsetup message mg 0 map 0 $((120 * 256)) |
+	awk '$3 == 1 && $2 >= 512 {print int(($1 + 255) / 256) * 256; exit}')
+[ -n "$lb" ] || die "no 2 MiB extent on tier 1 after demotion"
+check region-on-tier1 bash -c "dmsetup message mg 0 map $lb 256 | awk '\$3 != 1 {exit 1}'"
+for i in 1 2 3 4; do
+	dd if=/dev/mapper/mg of=/dev/null bs=1M count=1 skip=$((lb / 256)) iflag=direct status=none
+done
+hot=$(dmsetup message mg 0 heat)
+echo "$hot" | sed 's/^/# heat: /'
+check heat-format bash -c "echo '$hot' | sed -n 1p | grep -qx 'heat 0 1 2 4 8 16 32 64' &&
+	[ \$(echo '$hot' | grep -c '^tier[01]\\( [0-9]*\\)\\{8\\}\$') = 2 ]"
+check heat-hot-blocks bash -c "echo '$hot' | awk '\$1 == \"tier1\" {exit !(\$5 + \$6 + \$7 + \$8 + \$9 >= 256)}'"
+if poll "dmsetup message mg 0 map $lb 256 | awk '\$3 != 0 {exit 1}'" 120; then ok promoted
+else nok promoted "region still at: $(dmsetup message mg 0 map $lb 256 | head -3 | tr '\n' ';')"; fi
+check promoted-count test "$(swt_global mg 9)" -ge 256
+check tier0-above-low test $((t0 - $(used0))) -ge $((t0 / 10))
+check data-after-promotion cmp -s /tmp/mg.data <(readback)
+check map-after-promotion swt_check_map mg
+"$SWT_TOP/build/bin/dmswaptier" heat mg >/tmp/mg.heat 2>&1
+check tool-heat grep -q '^tier 1' /tmp/mg.heat
+
+# 3. Knobs: set, table line, errors.
+check set-ok dmsetup message mg 0 set promote_heat 5
+check set-in-table bash -c "dmsetup table mg | grep -q 'promote_heat 5'"
+check set-unknown bash -c '! dmsetup message mg 0 set frobnicate 1 2>/dev/null'
+check set-range bash -c '! dmsetup message mg 0 set promote_heat 0 2>/dev/null'
+check set-conflict bash -c '! dmsetup message mg 0 set low_watermark 40 2>/dev/null'
+check set-usage bash -c '! dmsetup message mg 0 set promote_heat 2>/dev/null'
+check evacuate-no-room bash -c '! dmsetup message mg 0 evacuate 1 2>/dev/null'
+check evacuate-bad-tier bash -c '! dmsetup message mg 0 evacuate 7 2>/dev/null'
+check migration-off dmsetup message mg 0 migration off
+check migration-off-status test "$(swt_global mg 8)" = off
+check migration-bad bash -c '! dmsetup message mg 0 migration sideways 2>/dev/null'
+dmsetup message mg 0 migration on
+check table-reloads bash -c "dmsetup reload mg --table \"\$(dmsetup table mg)\" && dmsetup resume mg"
+dmsetup remove mg || nok remove "cannot remove"
+
+# 4. Racing writes: fio verify over twice tier 0 with suspend/resume cycles.
+swt_create mr "$len" "$A" "$B" -- low_watermark 20 high_watermark 40 || die "cannot create"
+fio_verify under-migration /dev/mapper/mr 64M 2 >/tmp/fio.res &
+fpid=$!
+n=0
+while kill -0 $fpid 2>/dev/null; do
+	sleep 2
+	dmsetup suspend mr && dmsetup resume mr || nok "suspend-$n" "suspend/resume failed"
+	n=$((n + 1))
+done
+wait $fpid
+cat /tmp/fio.res
+echo "# suspend cycles: $n, demoted $(swt_global mr 10), abandoned $(swt_global mr 12)"
+check migrated-under-fio test "$(swt_global mr 10)" -gt 0
+check map-after-fio swt_check_map mr
+dmsetup remove mr || nok remove-mr "cannot remove"
