@@ -35,6 +35,7 @@ build() {	# NAME SOURCE...
 }
 
 build test_map "$top/tests/unit/test_map.c" "${src[@]}" && run test_map "$out/test_map"
+build test_policy "$top/tests/unit/test_policy.c" "${src[@]}" && run test_policy "$out/test_policy"
 build fuzz_map "$top/tests/unit/fuzz_map.c" "${src[@]}" && run fuzz_map "$out/fuzz_map" 4000
 cflags+=(-I"$top/tools/dmswaptier")
 build test_parse "$top/tests/unit/test_parse.c" "$top/tools/dmswaptier/swt_parse.c" &&

@@ -4,6 +4,7 @@
  * against tests/unit/shim.
  */
 #include "dm-swaptier-map.h"
+#include "dm-swaptier-policy.h"
 #include "unit.h"
 #include <errno.h>
 
@@ -12,6 +13,7 @@ long shim_fail_alloc_after = -1;
 long shim_live_allocs;
 
 static struct swt_map m;
+static struct swt_policy pol;
 
 static int mk(u32 nr_logical, unsigned int nr_tiers, const u32 *tiers,
 	      unsigned int cpus, u32 frontier)
@@ -366,10 +368,12 @@ static void test_memory_budget(void)
 
 	EXPECT_EQ(swt_map_create(&m, logical, 2, tiers,
 				 swt_map_default_reserve(4U << 18), 64, 256), 0);
-	bytes = swt_map_bytes(&m);
-	printf("# map memory: %llu bytes for %u logical blocks (%.2f B/block)\n",
+	EXPECT_EQ(swt_policy_create(&pol, NULL, logical), 0);
+	bytes = swt_map_bytes(&m) + pol.ops->bytes(&pol);
+	printf("# map memory with heat: %llu bytes for %u logical blocks (%.2f B/block)\n",
 	       (unsigned long long)bytes, logical, (double)bytes / logical);
 	EXPECT(bytes * 100 <= (u64)logical * 1000);
+	swt_policy_destroy(&pol);
 	finish();
 }
 

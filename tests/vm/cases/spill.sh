@@ -5,7 +5,8 @@
 swt_load
 A=$SWT_DISK_A B=$SWT_DISK_B
 t0=$(dev_blocks "$A")
-swt_create sp "$(swt_max_len "$A" "$B")" "$A" "$B" || die "cannot create"
+# migration off: this case checks where writes land, not where they move
+swt_create sp "$(swt_max_len "$A" "$B")" "$A" "$B" -- migration off || die "cannot create"
 head -c $(((t0 + 1024) * 4096)) /dev/urandom >/tmp/spill.data
 dd if=/tmp/spill.data of=/dev/mapper/sp bs=1M oflag=direct status=none ||
 	die "write failed"

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Directed host tests of drivers/md/dm-swaptier-policy.c: the heat model,
+ * the knobs, and the planner's decisions on synthetic access traces.
+ */
+#include "dm-swaptier-policy.h"
+#include "unit.h"
+#include <errno.h>
+
+unsigned long shim_warnings;
+long shim_fail_alloc_after = -1;
+long shim_live_allocs;
+
+static struct swt_map m;
+static struct swt_policy pol;
+static struct swt_planner pl;
+
+/* Tier 0 of 100 blocks over tier 1 of 400; 450 logical blocks. */
+static void setup(void)
+{
+	const u32 tiers[] = { 100, 400 };
+
+	EXPECT_EQ(swt_map_create(&m, 450, 2, tiers, 50, 1, 16), 0);
+	EXPECT_EQ(swt_policy_create(&pol, NULL, 450), 0);
+	swt_planner_init(&pl);
+}
+
+static void teardown(void)
+{
+	u32 bad;
+
+	EXPECT_EQ(swt_map_check(&m, &bad), 0);
+	swt_policy_destroy(&pol);
+	swt_map_destroy(&m);
+	EXPECT_EQ(shim_live_allocs, 0);
+	EXPECT_EQ(shim_warnings, 0);
+}
+
+static void write_blocks(u32 from, u32 n)
+{
+	struct swt_alloc a;
+	u32 l = from;
+
+	while (l < from + n) {
+		EXPECT(swt_map_alloc(&m, 0, from + n - l, &a));
+		swt_map_commit(&m, to_lblk(l), a.pblk, a.len);
+		pol.ops->fill(&pol, l, a.len);
+		l += a.len;
+	}
+}
+
+static unsigned int tier_of_lblk(u32 l)
+{
+	struct swt_extent e;
+
+	swt_map_lookup(&m, to_lblk(l), 1, &e);
+	return e.pblk == SWT_NO_PBLK ? 99 : e.tier;
+}
+
+/* Run the planner with instant copies until it has nothing to move. */
+static u32 migrate_all(bool idle, enum swt_mig_kind *kind_seen)
+{
+	enum swt_plan_result r;
+	struct swt_plan plan;
+	unsigned int ticket, rounds = 0;
+	u32 moved = 0;
+
+	for (;;) {
+		ticket = swt_map_read_begin(&m);
+		r = swt_plan_next(&pl, &m, &pol, idle, 64, 256, &plan);
+		if (r == SWT_PLAN_MOVE) {
+			if (kind_seen)
+				*kind_seen = plan.kind;
+			moved += swt_map_move(&m, plan.lblk, plan.src, plan.dst,
+					      plan.len);
+		}
+		swt_map_read_end(&m, ticket);
+		swt_map_reclaim(&m, ~0U);
+		if (r != SWT_PLAN_MOVE && r != SWT_PLAN_SCANNING)
+			break;
+		if (++rounds > 10000) {
+			EXPECT(!"planner never settles");
+			break;
+		}
+	}
+	return moved;
+}
+
+static void test_heat_model(void)
+{
+	unsigned int i;
+
+	setup();
+	pol.ops->fill(&pol, 5, 1);
+	EXPECT_EQ(pol.ops->heat(&pol, 5), 1);
+	for (i = 0; i < 300; i++)
+		pol.ops->hit(&pol, 5, 1);
+	EXPECT_EQ(pol.ops->heat(&pol, 5), 255);
+	pol.ops->age(&pol, 0, 450);
+	EXPECT_EQ(pol.ops->heat(&pol, 5), 127);
+	pol.ops->clear(&pol, 5, 1);
+	EXPECT_EQ(pol.ops->heat(&pol, 5), 0);
+	EXPECT_EQ(pol.ops->bytes(&pol), 450);
+	swt_policy_destroy(&pol);
+	EXPECT_EQ(swt_policy_create(&pol, "nonesuch", 10), -EINVAL);
+	swt_policy_create(&pol, "clock", 450);
+	teardown();
+}
+
+static void test_knobs(void)
+{
+	u32 v, knob[SWT_NR_KNOBS];
+	unsigned int k;
+
+	EXPECT_EQ(swt_knob_find("promote_heat"), SWT_K_PROMOTE_HEAT);
+	EXPECT_EQ(swt_knob_find("PROMOTE_HEAT"), SWT_K_PROMOTE_HEAT);
+	EXPECT_EQ(swt_knob_find("nope"), -1);
+	EXPECT_EQ(swt_knob_parse(SWT_K_MIGRATION, "off", &v), 0);
+	EXPECT_EQ(v, 0);
+	EXPECT_EQ(swt_knob_parse(SWT_K_MIGRATION, "1", &v), -EINVAL);
+	EXPECT_EQ(swt_knob_parse(SWT_K_PROMOTE_HEAT, "0", &v), -EINVAL);
+	EXPECT_EQ(swt_knob_parse(SWT_K_PROMOTE_HEAT, "256", &v), -EINVAL);
+	EXPECT_EQ(swt_knob_parse(SWT_K_PROMOTE_HEAT, "-1", &v), -EINVAL);
+	EXPECT_EQ(swt_knob_parse(SWT_K_PROMOTE_HEAT, "99999999999", &v), -EINVAL);
+	EXPECT_EQ(swt_knob_parse(SWT_K_PROMOTE_HEAT, "7x", &v), -EINVAL);
+	EXPECT_EQ(swt_knob_parse(SWT_K_PROMOTE_HEAT, "255", &v), 0);
+	for (k = 0; k < SWT_NR_KNOBS; k++) {
+		EXPECT(swt_knobs[k].def >= swt_knobs[k].min);
+		EXPECT(swt_knobs[k].def <= swt_knobs[k].max);
+		knob[k] = swt_knobs[k].def;
+	}
+	EXPECT(swt_knobs_conflict(knob) == NULL);
+	knob[SWT_K_LOW_WM] = knob[SWT_K_HIGH_WM];
+	EXPECT(swt_knobs_conflict(knob) != NULL);
+}
+
+/* Tier 0 filled: cold blocks go down first, hot ones stay, to the high mark. */
+static void test_demote_cold_first(void)
+{
+	unsigned int i;
+	u32 l, moved;
+
+	setup();
+	write_blocks(0, 95);
+	pol.ops->age(&pol, 0, 450);		/* all written a period ago */
+	for (l = 0; l < 40; l++)
+		for (i = 0; i < 3; i++)
+			pol.ops->hit(&pol, l, 1);
+	EXPECT(swt_plan_wanted(&pl, &m, 0));
+	moved = migrate_all(false, NULL);
+	EXPECT(moved >= 15);
+	EXPECT(swt_tier_free(&m, 0) >= 20);
+	EXPECT(swt_tier_free(&m, 0) < 20 + 64);
+	for (l = 0; l < 40; l++)
+		EXPECT_EQ(tier_of_lblk(l), 0);
+	EXPECT(!pl.demoting[0]);
+	teardown();
+}
+
+/* With no cold block left, demotion takes warmer ones rather than stall. */
+static void test_demote_escalates(void)
+{
+	u32 l;
+
+	setup();
+	write_blocks(0, 100);
+	for (l = 0; l < 100; l++)
+		pol.ops->hit(&pol, l, 1);	/* every block at heat 2 */
+	EXPECT(migrate_all(false, NULL) >= 20);
+	EXPECT(swt_tier_free(&m, 0) >= 20);
+	EXPECT(pl.level[0] == 0);		/* reset once demotion stopped */
+	teardown();
+}
+
+/* Hot blocks on tier 1 move up only when idle; cold ones stay. */
+static void test_promote_hot_when_idle(void)
+{
+	enum swt_mig_kind kind = SWT_MIG_KINDS;
+	u32 l, moved;
+
+	setup();
+	write_blocks(0, 95);		/* tier 0 fills; 80..94 spill */
+	migrate_all(false, NULL);	/* tier 0 back at 20 % free */
+	write_blocks(100, 200);		/* lands on tier 0 then tier 1 */
+	migrate_all(false, NULL);
+	for (l = 250; l < 260; l++) {
+		EXPECT_EQ(tier_of_lblk(l), 1);
+		pol.ops->hit(&pol, l, 1);
+		pol.ops->hit(&pol, l, 1);
+	}
+	/* make room above the low watermark for the promotion */
+	swt_map_unmap(&m, to_lblk(0), 95);
+	swt_map_reclaim(&m, ~0U);
+	EXPECT_EQ(migrate_all(false, NULL), 0);
+	EXPECT_EQ(tier_of_lblk(250), 1);
+	moved = migrate_all(true, &kind);
+	EXPECT_EQ(moved, 10);
+	EXPECT_EQ(kind, SWT_MIG_PROMOTE);
+	for (l = 250; l < 260; l++)
+		EXPECT_EQ(tier_of_lblk(l), 0);
+	EXPECT_EQ(tier_of_lblk(270), 1);
+	EXPECT(swt_tier_free(&m, 0) >= swt_tier_low(&pl, &m, 0));
+	teardown();
+}
+
+/* Evacuation empties a tier, keeps writes off it, and refuses what cannot fit. */
+static void test_evacuate(void)
+{
+	const u32 tiers[] = { 100, 400 };
+	struct swt_alloc a;
+	u32 l;
+
+	setup();
+	write_blocks(0, 150);
+	EXPECT_EQ(swt_plan_evacuate(&pl, &m, 0), -ENOSPC);	/* 400 < 450 */
+	EXPECT_EQ(swt_plan_evacuate(&pl, &m, 1), -ENOSPC);
+	swt_policy_destroy(&pol);
+	swt_map_destroy(&m);
+
+	EXPECT_EQ(swt_map_create(&m, 300, 2, tiers, 200, 1, 16), 0);
+	EXPECT_EQ(swt_policy_create(&pol, NULL, 300), 0);
+	swt_planner_init(&pl);
+	write_blocks(0, 150);
+	EXPECT_EQ(swt_plan_evacuate(&pl, &m, 0), 0);
+	EXPECT_EQ(swt_plan_evacuate(&pl, &m, 1), -EBUSY);
+	EXPECT(migrate_all(false, NULL) >= 100);
+	EXPECT_EQ(m.tier[0].nr_mapped, 0);
+	for (l = 0; l < 150; l++)
+		EXPECT_EQ(tier_of_lblk(l), 1);
+	EXPECT(swt_map_alloc(&m, 0, 1, &a));
+	EXPECT_EQ(a.tier, 1);
+	swt_map_commit(&m, to_lblk(200), a.pblk, 1);
+	EXPECT_EQ(swt_plan_evacuate(&pl, &m, -1), 0);
+	EXPECT(swt_map_alloc(&m, 0, 1, &a));
+	EXPECT_EQ(a.tier, 0);
+	swt_map_commit(&m, to_lblk(201), a.pblk, 1);
+	teardown();
+}
+
+/* A write during a copy wins; the copy's block is given back. */
+static void test_write_wins_over_copy(void)
+{
+	struct swt_plan plan;
+	struct swt_alloc a;
+	unsigned int ticket;
+	u32 src, free_before;
+
+	setup();
+	write_blocks(0, 100);
+	pol.ops->age(&pol, 0, 450);
+	ticket = swt_map_read_begin(&m);
+	EXPECT_EQ(swt_plan_next(&pl, &m, &pol, false, 8, 1000, &plan),
+		  SWT_PLAN_MOVE);
+	EXPECT_EQ(plan.kind, SWT_MIG_DEMOTE);
+	EXPECT_EQ(plan.len, 8);
+	src = from_pblk(plan.src);
+	/* rewrite the copy's third block while it is in flight */
+	EXPECT(swt_map_alloc(&m, 0, 1, &a));
+	swt_map_commit(&m, to_lblk(plan.lblk[2]), a.pblk, 1);
+	free_before = m.tier[1].nr_free;
+	EXPECT_EQ(swt_map_move(&m, plan.lblk, plan.src, plan.dst, plan.len), 7);
+	EXPECT_EQ(m.move_lost, 1);
+	EXPECT_EQ(tier_of_lblk(plan.lblk[0]), 1);
+	EXPECT(from_pblk(m.l2p[plan.lblk[2]]) == from_pblk(a.pblk));
+	EXPECT(m.tier[1].nr_free >= free_before + 1 || m.trim.count);
+	/* the sources wait for the copy's ticket before reuse */
+	EXPECT(m.p2l[src] >= SWT_MAX_BLOCKS);
+	swt_map_read_end(&m, ticket);
+	teardown();
+}
+
+static void test_heat_histogram(void)
+{
+	u32 b[SWT_HEAT_BUCKETS] = { 0 }, l;
+
+	setup();
+	write_blocks(0, 10);
+	for (l = 0; l < 5; l++)
+		pol.ops->hit(&pol, l, 1);	/* heat 2 */
+	swt_heat_histogram(&m, &pol, 0, 0, 100, b);
+	EXPECT_EQ(b[1], 5);
+	EXPECT_EQ(b[2], 5);
+	EXPECT_EQ(b[0] + b[3] + b[7], 0);
+	teardown();
+}
+
+int main(void)
+{
+	static const struct unit_test tests[] = {
+		{ "heat_model", test_heat_model },
+		{ "knobs", test_knobs },
+		{ "demote_cold_first", test_demote_cold_first },
+		{ "demote_escalates", test_demote_escalates },
+		{ "promote_hot_when_idle", test_promote_hot_when_idle },
+		{ "evacuate", test_evacuate },
+		{ "write_wins_over_copy", test_write_wins_over_copy },
+		{ "heat_histogram", test_heat_histogram },
+	};
+
+	return unit_run("policy", tests, sizeof(tests) / sizeof(tests[0]));
+}
