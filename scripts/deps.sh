@@ -6,7 +6,7 @@ set -euo pipefail
 PKGS=(
 	build-essential gcc make bc bison flex libelf-dev libssl-dev
 	qemu-system-x86 qemu-utils busybox-static kmod cpio xz-utils zstd
-	lvm2 dmsetup thin-provisioning-tools fio blktrace
+	lvm2 dmsetup thin-provisioning-tools fio blktrace jq
 	gnuplot-nox sparse clang libclang-rt-14-dev libdevmapper-dev linux-source-6.12
 	pkg-config util-linux e2fsprogs
 )
