@@ -510,8 +510,9 @@ static void swt_mig_done(int read_err, unsigned long write_err, void *context)
 	struct swt_mig *mig = context;
 	struct swt_pool *pool = mig->pool;
 	struct swt_plan *plan = &mig->plan;
+	unsigned int from = plan->from, to = plan->to;
+	u32 len = plan->len, moved = 0;
 	unsigned long flags;
-	u32 moved = 0;
 	bool kick;
 
 	spin_lock_irqsave(&pool->lock, flags);
@@ -538,14 +539,15 @@ static void swt_mig_done(int read_err, unsigned long write_err, void *context)
 	 * Last, and under the lock: once a waiter sees the copy gone it may
 	 * free the pool, so nothing may touch it after the unlock.
 	 */
-	pool->mig_inflight -= plan->len;
+	pool->mig_inflight -= len;
 	clear_bit(mig - pool->mig, &pool->mig_busy);
 	wake_up(&pool->mig_wait);
 	spin_unlock_irqrestore(&pool->lock, flags);
 
+	/* the slot, and the pool, may be gone: only the copies above */
 	if (read_err || write_err)
 		DMERR_LIMIT("migration of %u blocks from tier %u to %u failed",
-			    plan->len, plan->from, plan->to);
+			    len, from, to);
 }
 
 static bool swt_mig_idle(struct swt_pool *pool)
@@ -627,9 +629,9 @@ static void swt_mig_worker(struct work_struct *work)
 		spin_lock_irq(&pool->lock);
 		pool->mig_kicked = false;
 		slot = ffz(pool->mig_busy);
+		len = __swt_mig_cap(pool);
 		len = min(SWT_MIG_MAX_BLOCKS,
-			  __swt_mig_cap(pool) - min(__swt_mig_cap(pool),
-						    pool->mig_inflight));
+			  len - min(len, pool->mig_inflight));
 		if (pool->mig_stopped || slot >= SWT_MIG_SLOTS || !len) {
 			/* a completion queues us again */
 			spin_unlock_irq(&pool->lock);

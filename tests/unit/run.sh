@@ -46,7 +46,7 @@ if command -v clang >/dev/null && clang -fsanitize=fuzzer -x c -o /dev/null - <<
 		-I"$top/tests/unit/shim" -I"$top/drivers/md" -I"$top/tests/unit" \
 		-o "$out/libfuzz_map" "$top/tests/unit/fuzz_map.c" "${src[@]}" 2>"$out/libfuzz.build.log"; then
 		mkdir -p "$out/corpus"
-		if "$out/libfuzz_map" -max_total_time="${SWT_FUZZ_SECONDS:-30}" -max_len=8192 \
+		if "$out/libfuzz_map" -max_total_time="${SWT_FUZZ_SECONDS:-30}" -max_len=8192 -artifact_prefix="$out/" \
 			"$out/corpus" >"$out/libfuzz.log" 2>&1; then
 			echo "ok unit/libfuzzer_map ($(grep -c . "$out/libfuzz.log") log lines, ${SWT_FUZZ_SECONDS:-30}s)"
 		else
