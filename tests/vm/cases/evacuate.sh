@@ -17,8 +17,12 @@ check tier1-used test "$b_used" -gt 0
 check evacuate-cancel-idle dmsetup message ev 0 evacuate cancel
 check evacuate dmsetup message ev 0 evacuate 1
 check evacuate-busy bash -c '! dmsetup message ev 0 evacuate 2 2>/dev/null'
-# read everything back while the evacuation runs
+# read everything back, and write elsewhere, while the evacuation runs
+fio_verify during-evacuation /dev/mapper/ev 32M 1 --offset=168M >/tmp/fio.res &
+fpid=$!
 check data-during-evacuation cmp -s /tmp/ev.data <(readback 160)
+wait $fpid
+cat /tmp/fio.res
 if poll '[ "$(swt_global ev 14)" = 0 ] && [ "$(swt_global ev 15)" = "-X-" ]' 300; then
 	ok evacuated
 else

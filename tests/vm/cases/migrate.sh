@@ -70,6 +70,19 @@ check migration-off dmsetup message mg 0 migration off
 check migration-off-status test "$(swt_global mg 8)" = off
 check migration-bad bash -c '! dmsetup message mg 0 migration sideways 2>/dev/null'
 dmsetup message mg 0 migration on
+# the same through the tool: exit 0 ok, 1 usage, 2 kernel refused
+T=$SWT_TOP/build/bin/dmswaptier
+check tool-set "$T" set mg promote_heat 4
+check tool-set-in-table bash -c "dmsetup table mg | grep -q 'promote_heat 4'"
+"$T" set mg promote_heat 0 >/dev/null 2>&1; check tool-set-range test $? = 2
+"$T" set mg promote_heat >/dev/null 2>&1; check tool-set-usage test $? = 1
+"$T" evacuate mg 1 >/dev/null 2>&1; check tool-evacuate-no-room test $? = 2
+"$T" evacuate mg x >/dev/null 2>&1; check tool-evacuate-usage test $? = 1
+out=$("$T" status mg)
+echo "$out" | sed 's/^/# /'
+check tool-status-migration grep -q '^  migration on: promoted' <<<"$out"
+check tool-status-json bash -c "'$T' status mg --json |
+	jq -e '.[0].promoted >= 256 and .[0].tier_state == \"--\"' >/dev/null"
 check table-reloads bash -c "dmsetup reload mg --table \"\$(dmsetup table mg)\" && dmsetup resume mg"
 dmsetup remove mg || nok remove "cannot remove"
 
@@ -88,4 +101,17 @@ cat /tmp/fio.res
 echo "# suspend cycles: $n, demoted $(swt_global mr 10), abandoned $(swt_global mr 12)"
 check migrated-under-fio test "$(swt_global mr 10)" -gt 0
 check map-after-fio swt_check_map mr
+
+# 5. Migration never waits for idle: with the watermarks near full and no
+# idle time, demotion copies run under a fio load at queue depth 32 that
+# rewrites the very blocks being moved, so some copies lose the race.
+d0=$(swt_global mr 10) a0=$(swt_global mr 12)
+dmsetup message mr 0 set high_watermark 95 &&
+	dmsetup message mr 0 set low_watermark 80 &&
+	dmsetup message mr 0 set migration_idle 0 || nok forced-set "cannot set knobs"
+fio_verify forced-busy /dev/mapper/mr 12M 2 --offset=140M --iodepth=32 --loops=6
+echo "# forced: demoted $(($(swt_global mr 10) - d0)), abandoned $(($(swt_global mr 12) - a0))"
+check forced-demoted test "$(swt_global mr 10)" -gt "$d0"
+check forced-abandoned test "$(swt_global mr 12)" -gt "$a0"
+check map-after-forced swt_check_map mr
 dmsetup remove mr || nok remove-mr "cannot remove"
