@@ -4,8 +4,8 @@
 # Swap on dm-swaptier under memory pressure: every page verified, discarded
 # swap unmapped, and swap-out writes merged below the target. The same load
 # on native swap over a bare device of the same kind is traced too and both
-# are reported side by side (swap-merge-<series>.txt); the comparison is
-# the benchmark's to judge, since the two runs do not swap the same amount.
+# are reported side by side (swap-merge-<series>.txt). A second run with
+# migration on verifies every page while blocks move between tiers.
 . "$SWT_TOP/tests/vm/lib.sh"
 swt_load
 A=$SWT_DISK_A B=$SWT_DISK_B C=$SWT_DISK_C D=$SWT_DISK_D
@@ -28,9 +28,11 @@ swapoff "$D"
 check native-verified test $hrc = 0
 read -r bw bws br brs < <(bt_summary /tmp/bt-bare "$D")
 
-# --- the same on dm-swaptier over three tiers
-swt_create sw "$(swt_max_len "$A" "$B" "$C")" "$A" "$B" "$C" -- discard_passdown ||
-	die "cannot create"
+# --- the same on dm-swaptier over three tiers; migration off for the
+# traced run, so that every write counted is a swap-out (kcopyd's copies
+# would add their own), then a second run with migration on
+swt_create sw "$(swt_max_len "$A" "$B" "$C")" "$A" "$B" "$C" -- discard_passdown \
+	migration off || die "cannot create"
 mkswap -q /dev/mapper/sw >/dev/null || die "mkswap"
 swapon --discard /dev/mapper/sw || die "swapon"
 bt_start /tmp/bt-swt "$A" "$B" "$C" || die "blktrace did not start"
@@ -68,7 +70,24 @@ check traced test "$sw" -gt 0
 # swap submits one 4 KiB bio per page: dispatched writes of 32 KiB or more
 # on average mean the target's consecutive placement let them merge
 check writes-merged test "$(avg "$sw" "$sws")" -ge 32
+# against native swap (reported, not asserted: on a fresh swap area native
+# swap also allocates slots in reclaim order and merges about as well; see
+# issue 3's notes and the benchmark for the aged case)
+echo "# swaptier/native: $((sw * 100 / (bw ? bw : 1)))% of the write requests," \
+	"$(($(avg "$sw" "$sws") * 100 / ($(avg "$bw" "$bws") ? $(avg "$bw" "$bws") : 1)))% of the average size"
 seq=$(swt_global sw 2) allocs=$(swt_global sw 3)
 echo "# $seq of $allocs write allocations continued their CPU's previous one"
 check writes-sequential test $((seq * 100)) -ge $((allocs * 90))
+
+# --- again with migration on: demotion runs under the swap load
+dmsetup message sw 0 migration on || die "migration on"
+swapon --discard /dev/mapper/sw || die "swapon"
+"$hog" 3 "$mib" 1 >/tmp/hog-mig.log 2>&1
+hrc=$?
+sed 's/^/# /' /tmp/hog-mig.log | tail -n 1
+check verified-with-migration test $hrc = 0
+echo "# migration: demoted $(swt_global sw 10), promoted $(swt_global sw 9), abandoned $(swt_global sw 12)"
+check migrated-under-swap test "$(swt_global sw 10)" -gt 0
+swapoff /dev/mapper/sw
+check map-after-migration swt_check_map sw
 dmsetup remove sw
