@@ -22,7 +22,7 @@ expect_rc() {	# NAME RC ARGS...
 expect_rc no-args 1
 expect_rc unknown-command 1 frobnicate
 expect_rc help 0 --help
-for c in create remove status map trace; do expect_rc "help-$c" 0 "$c" --help; done
+for c in create remove status map trace set evacuate heat; do expect_rc "help-$c" 0 "$c" --help; done
 expect_rc map-no-name 1 map
 expect_rc map-two-names 1 map a b
 expect_rc map-bad-from 1 map x --from abc
@@ -60,7 +60,7 @@ for f in "$top"/tests/tool/data/*.blkparse; do
 	} END { for (k in keys) printf "%s %d %d %d %d\n", k, q[k], m[k], d[k], s[k] }' "$f" |
 	sort >/tmp/swt-tool-expect.$$
 	jq -r '.[] | select(.queued + .merged + .dispatched > 0) |
-		"\(.device) \(.dir) \(.queued) \(.merged) \(.dispatched) \(.avg_kib * 2 * .dispatched | round)"' <<<"$json" |
+		"\(.device) \(.dir) \(.queued) \(.merged) \(.dispatched) \(.dispatched_sectors)"' <<<"$json" |
 		sort >/tmp/swt-tool-got.$$
 	if diff -u /tmp/swt-tool-expect.$$ /tmp/swt-tool-got.$$ >/tmp/swt-tool-diff.$$; then
 		echo "ok tool/trace-counts-$name ($(wc -l </tmp/swt-tool-got.$$) device/direction pairs)"
@@ -68,6 +68,18 @@ for f in "$top"/tests/tool/data/*.blkparse; do
 		echo "not ok tool/trace-counts-$name: the tool and awk disagree"
 		sed 's/^/# /' /tmp/swt-tool-diff.$$ | head -n 10
 		failed=1
+	fi
+	# a recorded trace also carries the counts it is known to hold
+	if [ -e "${f%.blkparse}.expect" ]; then
+		if diff -u "${f%.blkparse}.expect" <(jq -r '.[] | select(.queued + .merged + .dispatched > 0) |
+			"\(.device) \(.dir) \(.queued) \(.merged) \(.dispatched) \(.p50_kib) \(.p90_kib)"' <<<"$json" | sort) \
+			>/tmp/swt-tool-diff.$$; then
+			echo "ok tool/trace-known-$name"
+		else
+			echo "not ok tool/trace-known-$name: counts differ from $(basename "${f%.blkparse}.expect")"
+			sed 's/^/# /' /tmp/swt-tool-diff.$$ | head -n 10
+			failed=1
+		fi
 	fi
 	rm -f /tmp/swt-tool-*.$$
 	png=$(mktemp --suffix=.png)

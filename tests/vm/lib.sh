@@ -140,7 +140,26 @@ bt_start() {
 	# blktrace has started when every device has its per-CPU trace file
 	poll "[ \$(ls $dir | grep -c 'blktrace\.0') -ge $# ]" 20
 }
+# swt_quiet: every dm-swaptier device has no trim and no copy in flight
+swt_quiet() {
+	local n
+	for n in $(dmsetup ls --target swaptier 2>/dev/null | awk '$1 != "No" {print $1}'); do
+		dmsetup message "$n" 0 stats 2>/dev/null |
+			grep -q 'trimming=0' || return 1
+		dmsetup message "$n" 0 stats 2>/dev/null |
+			grep -q 'migrating=0 ' || return 1
+	done
+}
+
+# bt_stop: stop the trace. Stopping blktrace disables its tracepoints, which
+# patches kernel text with int3 breakpoints; under multi-threaded TCG a vCPU
+# may execute a stale int3 if it runs that code at that moment (an "Oops:
+# int3" in blk_mq_submit_bio, seen once from the target's discard worker).
+# So let the devices' background I/O drain first; a busy device still stops
+# the trace after 30 s.
 bt_stop() {
+	sync
+	poll swt_quiet 30 || echo "# bt_stop: background I/O still running"
 	kill -INT "$BT_PID" 2>/dev/null
 	wait "$BT_PID" 2>/dev/null
 	# blktrace says so when its buffers overflowed: the counts are then low

@@ -603,10 +603,12 @@ static void trace_report(struct swt_trace *t, bool json)
 			if (json) {
 				printf("%s{\"device\": \"%s\", \"dir\": \"%s\", \"queued\": %" PRIu64
 				       ", \"merged\": %" PRIu64 ", \"dispatched\": %" PRIu64
+				       ", \"dispatched_sectors\": %" PRIu64
 				       ", \"avg_kib\": %.1f, \"p50_kib\": %" PRIu64
 				       ", \"p90_kib\": %" PRIu64 ", \"merge_ratio\": %.2f, \"hist\": [",
 				       i || d ? ", " : "", t->devs[i].dev, dirs[d], s->queued,
-				       s->merged, s->dispatched, avg, p50, p90, mr);
+				       s->merged, s->dispatched, s->dispatched_sectors, avg, p50,
+				       p90, mr);
 				for (b = 0; b < SWT_HIST_BUCKETS; b++)
 					printf("%s%" PRIu64, b ? ", " : "", s->hist[b]);
 				printf("]}");
