@@ -536,15 +536,15 @@ static void swt_mig_done(int read_err, unsigned long write_err, void *context)
 	if (kick)
 		queue_work(pool->wq, &pool->worker);
 	/*
-	 * Last, and under the lock: once a waiter sees the copy gone it may
-	 * free the pool, so nothing may touch it after the unlock.
+	 * Last, and under the lock: once its bit is clear the worker may
+	 * start the next copy in this slot, overwriting the plan.
 	 */
 	pool->mig_inflight -= len;
 	clear_bit(mig - pool->mig, &pool->mig_busy);
 	wake_up(&pool->mig_wait);
 	spin_unlock_irqrestore(&pool->lock, flags);
 
-	/* the slot, and the pool, may be gone: only the copies above */
+	/* the slot may carry another plan by now: use the copies above */
 	if (read_err || write_err)
 		DMERR_LIMIT("migration of %u blocks from tier %u to %u failed",
 			    len, from, to);

@@ -60,8 +60,9 @@ for f in "$top"/tests/tool/data/*.blkparse; do
 	} END { for (k in keys) printf "%s %d %d %d %d\n", k, q[k], m[k], d[k], s[k] }' "$f" |
 	sort >/tmp/swt-tool-expect.$$
 	jq -r '.[] | select(.queued + .merged + .dispatched > 0) |
-		"\(.device) \(.dir) \(.queued) \(.merged) \(.dispatched) \(.dispatched_sectors)"' <<<"$json" |
-		sort >/tmp/swt-tool-got.$$
+		"\(.device) \(.dir) \(.queued) \(.merged) \(.dispatched) \(.dispatched_sectors) \(.p50_kib) \(.p90_kib)"' \
+		<<<"$json" | sort >/tmp/swt-tool-all.$$
+	cut -d' ' -f1-6 /tmp/swt-tool-all.$$ >/tmp/swt-tool-got.$$
 	if diff -u /tmp/swt-tool-expect.$$ /tmp/swt-tool-got.$$ >/tmp/swt-tool-diff.$$; then
 		echo "ok tool/trace-counts-$name ($(wc -l </tmp/swt-tool-got.$$) device/direction pairs)"
 	else
@@ -71,8 +72,7 @@ for f in "$top"/tests/tool/data/*.blkparse; do
 	fi
 	# a recorded trace also carries the counts it is known to hold
 	if [ -e "${f%.blkparse}.expect" ]; then
-		if diff -u "${f%.blkparse}.expect" <(jq -r '.[] | select(.queued + .merged + .dispatched > 0) |
-			"\(.device) \(.dir) \(.queued) \(.merged) \(.dispatched) \(.p50_kib) \(.p90_kib)"' <<<"$json" | sort) \
+		if diff -u "${f%.blkparse}.expect" <(cut -d' ' -f1-5,7,8 /tmp/swt-tool-all.$$) \
 			>/tmp/swt-tool-diff.$$; then
 			echo "ok tool/trace-known-$name"
 		else

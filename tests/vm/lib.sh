@@ -140,14 +140,13 @@ bt_start() {
 	# blktrace has started when every device has its per-CPU trace file
 	poll "[ \$(ls $dir | grep -c 'blktrace\.0') -ge $# ]" 20
 }
-# swt_quiet: every dm-swaptier device has no trim and no copy in flight
+# swt_quiet: no dm-swaptier device has a discard queued or running, or a
+# copy in flight
 swt_quiet() {
 	local n
 	for n in $(dmsetup ls --target swaptier 2>/dev/null | awk '$1 != "No" {print $1}'); do
-		dmsetup message "$n" 0 stats 2>/dev/null |
-			grep -q 'trimming=0' || return 1
-		dmsetup message "$n" 0 stats 2>/dev/null |
-			grep -q 'migrating=0 ' || return 1
+		[ "$(dmsetup message "$n" 0 stats 2>/dev/null |
+			grep -cE '^pending=0 ready=0 trimming=0$|^migrating=0 ')" = 2 ] || return 1
 	done
 }
 

@@ -73,8 +73,9 @@ check writes-merged test "$(avg "$sw" "$sws")" -ge 32
 # against native swap (reported, not asserted: on a fresh swap area native
 # swap also allocates slots in reclaim order and merges about as well; see
 # issue 3's notes and the benchmark for the aged case)
+sa=$(avg "$sw" "$sws") ba=$(avg "$bw" "$bws")
 echo "# swaptier/native: $((sw * 100 / (bw ? bw : 1)))% of the write requests," \
-	"$(($(avg "$sw" "$sws") * 100 / ($(avg "$bw" "$bws") ? $(avg "$bw" "$bws") : 1)))% of the average size"
+	"$((sa * 100 / (ba ? ba : 1)))% of the average size"
 seq=$(swt_global sw 2) allocs=$(swt_global sw 3)
 echo "# $seq of $allocs write allocations continued their CPU's previous one"
 check writes-sequential test $((seq * 100)) -ge $((allocs * 90))
