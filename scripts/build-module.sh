@@ -7,12 +7,12 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 failed=0
 for series in "$@"; do
-	if ! read -r abi _ < <("$top/scripts/kernel.sh" fetch "$series"); then
+	if ! read -r abi kroot < <("$top/scripts/kernel.sh" fetch "$series"); then
 		echo "not ok build/$series: cannot fetch the kernel"
 		failed=1
 		continue
 	fi
-	kdir=/usr/src/linux-headers-$abi
+	kdir=$kroot/build
 	out=$top/build/kmod/$abi
 	mkdir -p "$out/selftest"
 	cp "$top"/drivers/md/dm-swaptier*.[ch] "$top/drivers/md/Makefile" "$out/"

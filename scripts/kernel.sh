@@ -3,12 +3,17 @@
 #
 #   kernel.sh abi SERIES     print the current ABI name of SERIES (6.1 or 6.12)
 #   kernel.sh fetch SERIES   make sure image, modules and matching headers are
-#                            present; print "ABI DIR" (DIR holds vmlinuz and
-#                            lib/modules/ABI, with depmod already run)
+#                            present; print "ABI DIR" (DIR holds vmlinuz,
+#                            root/lib/modules/ABI with depmod already run, and
+#                            build, the tree modules are built against)
+#
+# SERIES 6.12-debug is not fetched but built from linux-source-6.12 with
+# KASAN, lockdep, kmemleak and fault injection (scripts/debug-kernel.sh).
 #
 # The ABI is resolved from Debian's meta-packages every time, so a security
 # update that bumps the ABI is picked up without editing anything.
 set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
 
 cache_root() {
 	echo "${SWT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dm-swaptier}/kernels"
@@ -40,8 +45,23 @@ resolve_abi() {
 	esac
 }
 
+# The debug kernel's cache key: source package version and a hash of the
+# config fragment and the build script.
+fetch_debug() {
+	local ver key dir abi
+	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
+		{ echo "kernel.sh: linux-source-6.12 is not installed (make deps)" >&2; return 1; }
+	key=$(cat "$top/scripts/debug-kernel/debug.config" "$top/scripts/debug-kernel.sh" |
+		sha256sum | cut -c1-12)
+	dir=$(cache_root)/6.12-debug-${ver//[^A-Za-z0-9.+-]/_}-$key
+	read -r abi dir < <("$top/scripts/debug-kernel.sh" "$dir") || return 1
+	ln -sfn "$(basename "$dir")" "$(cache_root)/6.12-debug"
+	echo "$abi $dir"
+}
+
 fetch() {
 	local series=$1 abi dir tmp deb
+	[ "$series" = 6.12-debug ] && { fetch_debug; return; }
 	abi=$(resolve_abi "$series")
 	dir=$(cache_root)/$abi
 	if [ ! -e "$dir/.done" ]; then
@@ -57,6 +77,7 @@ fetch() {
 		ln -sf "root/boot/vmlinuz-$abi" "$dir/vmlinuz"
 		touch "$dir/.done"
 	fi
+	[ -e "$dir/build" ] || ln -sfn "/usr/src/linux-headers-$abi" "$dir/build"
 	if [ ! -e "/usr/src/linux-headers-$abi/Makefile" ]; then
 		echo "kernel.sh: installing linux-headers-$abi" >&2
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \

@@ -184,3 +184,14 @@ hog_mib() {
 	local avail; avail=$(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)
 	echo $(((avail + 160) / 3))
 }
+
+# kml_module_leaks FILE: how many kmemleak reports in FILE (a copy of
+# /sys/kernel/debug/kmemleak) have dm-swaptier code in their allocation
+# backtrace; those reports are copied to FILE.module
+kml_module_leaks() {
+	awk -v out="$1.module" '
+		function flush() { if (rec ~ /\[dm_swaptier\]/) { n++; printf "%s", rec >out } rec = "" }
+		/^unreferenced object/ { flush() }
+		{ rec = rec $0 "\n" }
+		END { flush(); print n + 0 }' "$1"
+}

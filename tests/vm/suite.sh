@@ -1,7 +1,9 @@
 #!/bin/bash
 # Host side of the VM suite: boot SERIES once, run the given cases (default:
 # every tests/vm/cases/*.sh) and print one "ok/not ok SERIES/NAME" line per
-# result. Exit 0 when nothing failed.
+# result. Exit 0 when nothing failed. On the debug kernel (6.12-debug) the
+# default cases also include tests/vm/debug-cases/*.sh, the fault-injection
+# cases that need its KASAN, kmemleak and fault-injection knobs.
 #
 #   tests/vm/suite.sh --kernel SERIES [--out DIR] [--mem SIZE] [CASE...]
 set -uo pipefail
@@ -19,7 +21,10 @@ done
 [ -n "$series" ] || { echo "suite.sh: --kernel is required" >&2; exit 2; }
 out=${out:-$top/build/vm/$series}
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=("$top"/tests/vm/cases/*.sh)
+if [ ${#cases[@]} -eq 0 ]; then
+	cases=("$top"/tests/vm/cases/*.sh)
+	case "$series" in *-debug) cases+=("$top"/tests/vm/debug-cases/*.sh) ;; esac
+fi
 rel=()
 for c in "${cases[@]}"; do rel+=("$(cd "$(dirname "$c")" && pwd)/$(basename "$c")"); done
 
