@@ -56,6 +56,9 @@ fetch_debug() {
 	dir=$(cache_root)/6.12-debug-${ver//[^A-Za-z0-9.+-]/_}-$key
 	read -r abi dir < <("$top/scripts/debug-kernel.sh" "$dir") || return 1
 	ln -sfn "$(basename "$dir")" "$(cache_root)/6.12-debug"
+	# a built tree is 2 GiB: drop those of older keys
+	find "$(cache_root)" -maxdepth 1 -name '6.12-debug-*' ! -name "$(basename "$dir")" \
+		-exec rm -rf {} +
 	echo "$abi $dir"
 }
 

@@ -1,8 +1,9 @@
 #!/bin/bash
-# make check: dependencies, kernels, module builds for both series, host
-# unit tests and fuzzing, the CLI's host tests, lint, the VM suite (which
-# includes the CLI's VM case) on both kernels and the VM harness's
-# self-test. Every stage prints ok/not ok lines; this script counts
+# make check: dependencies, kernels (the debug one built from source),
+# module builds for the three, host unit tests and fuzzing, the CLI's host
+# tests, lint, the VM suite (which includes the CLI's VM case) on Debian's
+# 6.1 and 6.12 and on the 6.12 debug kernel with its fault cases, and the VM
+# harness's self-test on 6.12 and the debug kernel. Every stage prints ok/not ok lines; this script counts
 # them and closes with exactly one line "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,13 +31,13 @@ stage() {	# NAME COMMAND...: run, show and keep its ok/not ok lines
 }
 
 stage deps scripts/deps.sh && echo "ok deps" >>"$all"
-stage modules scripts/build-module.sh 6.1 6.12
+stage modules scripts/build-module.sh 6.1 6.12 6.12-debug
 built=$?
 stage tools tests/vm/build-tools.sh && echo "ok tools" >>"$all"
 stage unit tests/unit/run.sh
 stage tool tests/tool/run.sh
 stage lint scripts/lint.sh
-for series in 6.1 6.12; do
+for series in 6.1 6.12 6.12-debug; do
 	if grep -q "^ok build/$series " "$all"; then
 		stage "vm-$series" tests/vm/suite.sh --kernel "$series"
 	else
@@ -45,6 +46,7 @@ for series in 6.1 6.12; do
 done
 if [ $built -eq 0 ]; then
 	stage harness tests/vm/selftest/harness.sh 6.12
+	stage harness-debug tests/vm/selftest/harness.sh 6.12-debug
 fi
 
 passed=$(grep -c '^ok ' "$all")

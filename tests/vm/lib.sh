@@ -187,10 +187,15 @@ hog_mib() {
 
 # kml_module_leaks FILE: how many kmemleak reports in FILE (a copy of
 # /sys/kernel/debug/kmemleak) have dm-swaptier code in their allocation
-# backtrace; those reports are copied to FILE.module
+# backtrace, or an address no symbol covers (a module unloaded since);
+# those reports are copied to FILE.module
 kml_module_leaks() {
+	: >"$1.module"
 	awk -v out="$1.module" '
-		function flush() { if (rec ~ /\[dm_swaptier\]/) { n++; printf "%s", rec >out } rec = "" }
+		function flush() {
+			if (rec ~ /\[dm_swaptier\]|\] 0x[0-9a-f]+\n/) { n++; printf "%s", rec >out }
+			rec = ""
+		}
 		/^unreferenced object/ { flush() }
 		{ rec = rec $0 "\n" }
 		END { flush(); print n + 0 }' "$1"

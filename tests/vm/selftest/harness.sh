@@ -1,14 +1,19 @@
 #!/bin/bash
 # The VM harness's own test: a planted kernel WARN, a case that exits
 # non-zero, one that prints nothing, one that hangs, and a whole guest that
-# hangs must each be reported as failures; a passing case must pass.
+# hangs must each be reported as failures; a passing case must pass. On
+# the debug kernel (6.12-debug) a planted use-after-free, lock-order
+# inversion and sleep in atomic context must fail their cases too.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 series=${1:-6.12}
 out=$top/build/vm/selftest-$series
 c=$top/tests/vm/selftest/cases
+planted=()
+case "$series" in *-debug) planted=("$c/uaf.sh" "$c/lockorder.sh" "$c/sleep.sh") ;; esac
 res=$("$top/tests/vm/suite.sh" --kernel "$series" --out "$out" --timeout 300 \
-	"$c/pass.sh" "$c/warn.sh" "$c/exit-nonzero.sh" "$c/no-result.sh" "$c/hang.sh")
+	"$c/pass.sh" "$c/warn.sh" "$c/exit-nonzero.sh" "$c/no-result.sh" "$c/hang.sh" \
+	"${planted[@]}")
 rc=$?
 expect() {	# NAME PATTERN
 	if grep -qE "$2" <<<"$res"; then
@@ -23,6 +28,11 @@ expect warn-fails-vm "^not ok $series/vm-[0-9]+[MG]: .*kernel splat"
 expect nonzero-exit-fails "^not ok $series/exit-nonzero: exited with status 3"
 expect no-result-fails "^not ok $series/no-result: printed no result"
 expect case-timeout-fails "^not ok $series/hang: timed out"
+if [ ${#planted[@]} -gt 0 ]; then
+	expect kasan-fails-case "^not ok $series/uaf: kernel splat: .*KASAN: slab-use-after-free"
+	expect lockdep-fails-case "^not ok $series/lockorder: kernel splat: .*possible circular locking"
+	expect atomic-sleep-fails-case "^not ok $series/sleep: kernel splat: .*sleeping function called from invalid context"
+fi
 if [ $rc -ne 0 ]; then echo "ok harness/suite-exit-status"; else echo "not ok harness/suite-exit-status: suite.sh exited 0"; fi
 
 # a guest that never powers off is stopped by the hard VM timeout

@@ -20,6 +20,20 @@
  * Every line and its outcome is printed; the last line is
  * "dmfuzz: T tables (A accepted, R refused), M messages (O ok, E refused),
  * B bad". Exit 0 only if B is 0.
+ *
+ *   dmfuzz nth create NAME LEN PARAMS
+ *   dmfuzz nth reload NAME LEN PARAMS
+ *   dmfuzz nth message NAME MESSAGE
+ *
+ * Systematic fault injection: for N = 1, 2, ... write N to this thread's
+ * /proc/thread-self/fail-nth and do the operation (create: create, load
+ * and resume device NAME; reload: load and resume a new table; message:
+ * send it), so that the N-th fault point the kernel's filters let through
+ * fails, until a run leaves fail-nth unconsumed. A failed create must leave
+ * no device; a created one must work and is removed; after a reload or a
+ * message the device must exist and its "check" message say ok. The last
+ * line is "nth OP: K injected failures: E clean errors, A absorbed, B bad";
+ * exit 0 only if B is 0.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -246,6 +260,7 @@ static int message(const char *name, const char *msg, char *resp, size_t size)
 	r = ok ? dm_task_get_message_response(dmt) : NULL;
 	if (r)
 		snprintf(resp, size, "%s", r);
+	resp[strcspn(resp, "\n")] = 0;	/* "check" answers "ok\n" */
 	dm_task_destroy(dmt);
 	return ok;
 }
@@ -263,8 +278,9 @@ static void fail(const char *fmt, ...)
 }
 
 /* The accepted device works: a block written reads back, check says ok. */
-static void exercise(void)
+static void exercise(const char *name)
 {
+	char path[256];
 	static char wbuf[4096] __attribute__((aligned(4096)));
 	static char rbuf[4096] __attribute__((aligned(4096)));
 	char resp[256];
@@ -272,9 +288,10 @@ static void exercise(void)
 	int fd;
 
 	dm_task_update_nodes();
-	fd = open("/dev/mapper/" NAME, O_RDWR | O_DIRECT);
+	snprintf(path, sizeof(path), "/dev/mapper/%s", name);
+	fd = open(path, O_RDWR | O_DIRECT);
 	if (fd < 0) {
-		fail("open /dev/mapper/" NAME ": %s", strerror(errno));
+		fail("open %s: %s", path, strerror(errno));
 		return;
 	}
 	for (i = 0; i < sizeof(wbuf); i++)
@@ -284,7 +301,7 @@ static void exercise(void)
 	    memcmp(wbuf, rbuf, sizeof(wbuf)))
 		fail("the block written did not read back");
 	close(fd);
-	if (!message(NAME, "check", resp, sizeof(resp)) || strcmp(resp, "ok"))
+	if (!message(name, "check", resp, sizeof(resp)) || strcmp(resp, "ok"))
 		fail("check message said '%s'", resp);
 }
 
@@ -345,7 +362,7 @@ static void one_table(void)
 		return;
 	}
 	accepted++;
-	exercise();
+	exercise(NAME);
 	if (!dm_simple(DM_DEVICE_REMOVE, NAME))
 		fail("cannot remove " NAME);
 	dm_task_update_nodes();
@@ -364,6 +381,28 @@ static void one_message(const char *live)
 	strcpy(tok[0], heads[pick(sizeof(heads) / sizeof(heads[0]))]);
 	for (i = 1; i < c; i++)
 		random_token(tok[i]);
+	/* half the time, the shape the head expects, with boundary values */
+	if (pick(2)) {
+		const char *const *w = words, *const *num = numbers;
+		unsigned int nw = 10, nn = sizeof(numbers) / sizeof(numbers[0]);
+
+		if (!strcmp(tok[0], "set")) {
+			c = 3;
+			strcpy(tok[1], w[pick(nw)]);
+			strcpy(tok[2], pick(4) ? num[pick(nn)] : w[10 + pick(2)]);
+		} else if (!strcmp(tok[0], "map")) {
+			c = 3;
+			strcpy(tok[1], num[pick(nn)]);
+			strcpy(tok[2], num[pick(nn)]);
+		} else if (!strcmp(tok[0], "migration")) {
+			c = 2;
+			strcpy(tok[1], pick(2) ? w[10 + pick(2)] : num[pick(nn)]);
+		} else {
+			c = 1 + !pick(3);
+			if (c == 2)
+				strcpy(tok[1], num[pick(nn)]);
+		}
+	}
 	if (!pick(10))
 		random_token(tok[0]);
 	join(line, sizeof(line), tok, c);
@@ -376,12 +415,118 @@ static void one_message(const char *live)
 		msg_err++;
 }
 
+static int load(int type, const char *name, uint64_t len, const char *params)
+{
+	struct dm_task *dmt = dm_task_create(type);
+	int ok;
+
+	if (!dmt)
+		return 0;
+	ok = dm_task_set_name(dmt, name) &&
+	     dm_task_add_target(dmt, 0, len, "swaptier", params) &&
+	     dm_task_run(dmt);
+	dm_task_destroy(dmt);
+	return ok;
+}
+
+static void set_nth(unsigned int n)
+{
+	FILE *f = fopen("/proc/thread-self/fail-nth", "w");
+
+	if (!f || fprintf(f, "%u", n) < 0 || fclose(f)) {
+		perror("dmfuzz: /proc/thread-self/fail-nth");
+		exit(2);
+	}
+}
+
+static unsigned int get_nth(void)
+{
+	FILE *f = fopen("/proc/thread-self/fail-nth", "r");
+	unsigned int n = 0;
+
+	if (!f || fscanf(f, "%u", &n) != 1) {
+		perror("dmfuzz: /proc/thread-self/fail-nth");
+		exit(2);
+	}
+	fclose(f);
+	return n;
+}
+
+static int nth_main(char **argv)
+{
+	const char *op = argv[2], *name = argv[3];
+	long errors = 0, absorbed = 0;
+	unsigned int n, left = 0;
+	char resp[256];
+	uint64_t len = 0;
+	int ok;
+
+	if (strcmp(op, "message"))
+		len = strtoull(argv[4], NULL, 0);
+	dm_udev_set_sync_support(0);
+	for (n = 1; n < 100000; n++) {
+		set_nth(n);
+		if (!strcmp(op, "create")) {
+			ok = load(DM_DEVICE_CREATE, name, len, argv[5]);
+		} else if (!strcmp(op, "reload")) {
+			ok = load(DM_DEVICE_RELOAD, name, len, argv[5]);
+			if (ok && !dm_simple(DM_DEVICE_RESUME, name)) {
+				/* a failed resume is a clean error too, if a
+				 * second one without injection works */
+				set_nth(0);
+				ok = 0;
+				if (!dm_simple(DM_DEVICE_RESUME, name))
+					fail("run %u: resume fails after a failed resume", n);
+			}
+		} else {
+			ok = message(name, argv[4], resp, sizeof(resp));
+		}
+		left = get_nth();
+		set_nth(0);
+		if (!strcmp(op, "create")) {
+			if (!ok && exists(name)) {
+				fail("run %u: failed create left device %s", n, name);
+				dm_simple(DM_DEVICE_REMOVE, name);
+			}
+			if (ok) {
+				exercise(name);
+				if (!dm_simple(DM_DEVICE_REMOVE, name))
+					fail("run %u: cannot remove %s", n, name);
+				dm_task_update_nodes();
+			}
+		} else if (!message(name, "check", resp, sizeof(resp)) ||
+			   strcmp(resp, "ok")) {
+			fail("run %u: check says '%s' after %s", n, resp, op);
+		}
+		if (left) {	/* nothing was injected: the operation must work */
+			if (!ok)
+				fail("run %u: %s failed with nothing injected", n, op);
+			break;
+		}
+		if (ok)
+			absorbed++;
+		else
+			errors++;
+	}
+	printf("nth %s: %u injected failures: %ld clean errors, %ld absorbed, %ld bad\n",
+	       op, n - 1, errors, absorbed, bad);
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	long tables, messages, i;
 	struct stat s;
 	int fd;
 
+	if (argc >= 5 && !strcmp(argv[1], "nth")) {
+		if ((!strcmp(argv[2], "message") && argc == 5) ||
+		    ((!strcmp(argv[2], "create") || !strcmp(argv[2], "reload")) &&
+		     argc == 6))
+			return nth_main(argv);
+		fprintf(stderr, "usage: dmfuzz nth create|reload NAME LEN PARAMS | nth message NAME MESSAGE\n");
+		return 2;
+	}
 	if (argc < 6 || argc > 13) {
 		fprintf(stderr, "usage: dmfuzz SEED TABLES MESSAGES LIVE TIER...\n");
 		return 2;
