@@ -5,7 +5,7 @@ KDIR     ?= /lib/modules/$(shell uname -r)/build
 PREFIX   ?= /usr/local
 
 .PHONY: all deps kernels module modules-all unit lint vm-check vm-selftest \
-	check demo vm-shell tool install clean
+	check check-debug demo vm-shell tool install clean
 
 all: module
 
@@ -38,6 +38,12 @@ vm-selftest: modules-all
 # Everything; the last line is "N passed, N failed".
 check: deps
 	@tests/check.sh
+
+# The whole VM suite, long cases included, and the fault cases on the debug
+# kernel (make check runs it without the "# debug-lane: full" cases).
+check-debug: deps
+	@scripts/build-module.sh 6.12-debug && tests/vm/build-tools.sh && \
+		SWT_DEBUG_FULL=1 tests/vm/suite.sh --kernel 6.12-debug
 
 demo: modules-all
 	@tests/demo.sh $(KERNEL)

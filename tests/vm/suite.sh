@@ -3,7 +3,8 @@
 # every tests/vm/cases/*.sh) and print one "ok/not ok SERIES/NAME" line per
 # result. Exit 0 when nothing failed. On the debug kernel (6.12-debug) the
 # default cases also include tests/vm/debug-cases/*.sh, the fault-injection
-# cases that need its KASAN, kmemleak and fault-injection knobs.
+# cases that need its KASAN, kmemleak and fault-injection knobs, and leave
+# out the cases marked "# debug-lane: full" unless SWT_DEBUG_FULL=1.
 #
 #   tests/vm/suite.sh --kernel SERIES [--out DIR] [--mem SIZE] [CASE...]
 set -uo pipefail
@@ -23,7 +24,20 @@ out=${out:-$top/build/vm/$series}
 cases=("$@")
 if [ ${#cases[@]} -eq 0 ]; then
 	cases=("$top"/tests/vm/cases/*.sh)
-	case "$series" in *-debug) cases+=("$top"/tests/vm/debug-cases/*.sh) ;; esac
+	case "$series" in
+	*-debug)
+		# cases marked "# debug-lane: full" are long and add little under
+		# KASAN beyond the fault cases: only SWT_DEBUG_FULL=1 (make
+		# check-debug) runs them here, to keep make check's time
+		if [ "${SWT_DEBUG_FULL:-0}" != 1 ]; then
+			keep=()
+			for c in "${cases[@]}"; do
+				grep -q '^# debug-lane: *full' "$c" || keep+=("$c")
+			done
+			cases=("${keep[@]}")
+		fi
+		cases+=("$top"/tests/vm/debug-cases/*.sh) ;;
+	esac
 fi
 rel=()
 for c in "${cases[@]}"; do rel+=("$(cd "$(dirname "$c")" && pwd)/$(basename "$c")"); done

@@ -1,5 +1,6 @@
 #!/bin/bash
 # timeout: 600
+# debug-lane: full
 # The dmswaptier tool against the real target: create with --swap, status
 # and --json, map against the map message, trace during swap against
 # blkparse's own counts, remove (with swapoff), and its errors.
