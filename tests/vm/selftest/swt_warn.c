@@ -49,7 +49,7 @@ static void swt_warn_lockorder(void)
 static void swt_warn_sleep(void)
 {
 	spin_lock(&swt_warn_lock);
-	msleep(1);
+	msleep(20);
 	spin_unlock(&swt_warn_lock);
 }
 
