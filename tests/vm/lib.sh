@@ -200,3 +200,17 @@ kml_module_leaks() {
 		{ rec = rec $0 "\n" }
 		END { flush(); print n + 0 }' "$1"
 }
+
+# swt_fill_fast DEV T0 N DATA: with migration off on DEV, zero its first T0
+# blocks (all of tier 0), then write N random blocks, kept in DATA, after
+# them (so on tier 1); ok/not ok "layout" checks where the first one went
+swt_fill_fast() {
+	local dev=$1 t0=$2 n=$3 data=$4 name
+	name=$(basename "$dev")
+	dd if=/dev/zero of="$dev" bs=1M count=$((t0 / 256)) oflag=direct status=none ||
+		die "cannot fill the fast tier"
+	head -c $((n * 4096)) /dev/urandom >"$data"
+	dd if="$data" of="$dev" bs=1M seek=$((t0 / 256)) oflag=direct status=none ||
+		die "cannot write the slow tier's blocks"
+	check layout test "$(dmsetup message "$name" 0 map "$t0" 1)" = "$t0 1 1 0"
+}

@@ -31,12 +31,7 @@ trap 'inject 0' EXIT
 # --- fio verify on fast-tier blocks while the slow tier fails everything
 t0=$(dev_blocks "$A")
 swt_create fr "$(swt_max_len "$A" "$C")" "$A" "$C" -- migration off || die "cannot create"
-dd if=/dev/zero of=/dev/mapper/fr bs=1M count=$((t0 / 256)) oflag=direct status=none ||
-	die "cannot fill the fast tier"
-head -c $((2048 * 4096)) /dev/urandom >/tmp/fr.data
-dd if=/tmp/fr.data of=/dev/mapper/fr bs=1M seek=$((t0 / 256)) oflag=direct status=none ||
-	die "cannot write the slow tier's blocks"
-check layout test "$(dmsetup message fr 0 map "$t0" 1)" = "$t0 1 1 0"
+swt_fill_fast /dev/mapper/fr "$t0" 2048 /tmp/fr.data
 # free half the fast tier again: fio's writes land there
 blkdiscard -o 0 -l $((t0 / 2 * 4096)) /dev/mapper/fr || die "blkdiscard"
 e0=$(swt_tier_field fr 1 4)

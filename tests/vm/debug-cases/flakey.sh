@@ -28,12 +28,7 @@ dmsetup create fl --table "0 $cs flakey $C 0 1 0" || die "cannot create the flak
 t0=$(dev_blocks "$A")
 swt_create fk "$(swt_max_len "$A" /dev/mapper/fl)" "$A" /dev/mapper/fl -- migration off ||
 	die "cannot create"
-dd if=/dev/zero of=/dev/mapper/fk bs=1M count=$((t0 / 256)) oflag=direct status=none ||
-	die "cannot fill the fast tier"
-head -c $((1024 * 4096)) /dev/urandom >/tmp/fk.data
-dd if=/tmp/fk.data of=/dev/mapper/fk bs=1M seek=$((t0 / 256)) oflag=direct status=none ||
-	die "cannot write the slow tier's blocks"
-check layout test "$(dmsetup message fk 0 map "$t0" 1)" = "$t0 1 1 0"
+swt_fill_fast /dev/mapper/fk "$t0" 1024 /tmp/fk.data
 head -c $((16 * 4096)) /dev/urandom >/tmp/fk.new
 # rd SKIP COUNT OUT: read blocks [t0+SKIP, +COUNT) of fk
 rd() { dd if=/dev/mapper/fk of="$3" bs=4k skip=$((t0 + $1)) count="$2" iflag=direct status=none 2>/dev/null; }
