@@ -61,8 +61,8 @@ sweep() {
 }
 
 len=$(swt_max_len "$A" "$B")
-opts="3 discard_passdown frontier_blocks 128"
-sweep ctr create fa "$len" "2 $A $B $opts"
+ctr_opts="3 discard_passdown frontier_blocks 128"
+sweep ctr create fa "$len" "2 $A $B $ctr_opts"
 check ctr-none-left bash -c "! dmsetup info fa >/dev/null 2>&1"
 
 # a live device with data for the reload and message sweeps, short enough
