@@ -185,6 +185,13 @@ hog_mib() {
 	echo $(((avail + 160) / 3))
 }
 
+# hog_reap SUB: kill what is left of memhog (a SIGBUS or the OOM killer may
+# have taken the parent and left children running); not ok SUB if it stays
+hog_reap() {
+	pkill -9 -f "$SWT_TOP/build/bin/memhog"
+	poll "! pgrep -f '$SWT_TOP/build/bin/memhog' >/dev/null" 60 || nok "$1" "memhog still running"
+}
+
 # kml_module_leaks FILE: how many kmemleak reports in FILE (a copy of
 # /sys/kernel/debug/kmemleak) have dm-swaptier code in their allocation
 # backtrace, or an address no symbol covers (a module unloaded since);

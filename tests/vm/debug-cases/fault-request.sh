@@ -79,9 +79,7 @@ bash -c 'echo 1 >/proc/self/make-it-fail && exec "$@"' memhog \
 	"$SWT_TOP/build/bin/memhog" 3 "$mib" 1 >/tmp/frs.hog 2>&1
 hrc=$?
 inject 0
-# a SIGBUS may have taken the parent and left children running
-pkill -9 -f "$SWT_TOP/build/bin/memhog"
-poll "! pgrep -f '$SWT_TOP/build/bin/memhog' >/dev/null" 60 || nok hog-gone "memhog still running"
+hog_reap hog-gone
 echo "# memhog 3 x $mib MiB under 20 % slow-tier errors: exit $hrc, $(grep -c 'bad pages' /tmp/frs.hog) of 3 finished"
 check swap-no-wrong-page bash -c "! grep -qE ' [1-9][0-9]* bad pages' /tmp/frs.hog"
 es=$(swt_tier_field frs 1 4)

@@ -25,9 +25,7 @@ for round in 1 2; do
 	"$SWT_TOP/build/bin/memhog" 3 "$mib" 1 >/tmp/oom.hog 2>&1
 	echo "# round $round: memhog 3 x $mib MiB (RAM $avail MiB free, swap $swap_mib MiB): exit $?, $(grep -c 'bad pages' /tmp/oom.hog) of 3 finished"
 	check "round$round-no-wrong-page" bash -c "! grep -qE ' [1-9][0-9]* bad pages' /tmp/oom.hog"
-	# the OOM killer may have taken the parent and left children running
-	pkill -9 -f "$SWT_TOP/build/bin/memhog"
-	poll "! pgrep -f '$SWT_TOP/build/bin/memhog' >/dev/null" 60 || nok "round$round-reaped" "memhog still running"
+	hog_reap "round$round-reaped"
 done
 kills=$(($(awk '$1 == "oom_kill" {print $2}' /proc/vmstat) - kills0))
 echo "# OOM kills: $kills; swap mapped $(swt_global oom 0) blocks"
