@@ -294,14 +294,16 @@ static bool swt_next_run(struct swt_map *m, unsigned int t, unsigned long from,
  * Open a new extent on tier @t for @f, searching from the tier's cursor in
  * rising block order, so that one CPU's successive extents usually touch.
  * A tier whose free space is fragmented offers short runs: look at a few
- * and take the first that is at least a quarter of an extent, or else the
- * longest seen, so that writes keep merging below.
+ * and take the first long enough for @want blocks (and at least a quarter
+ * of an extent), or else the longest seen, so that writes keep merging
+ * below.
  */
 static bool swt_frontier_open(struct swt_map *m, struct swt_frontier *f,
-			      unsigned int t)
+			      unsigned int t, u32 want)
 {
 	struct swt_tier *tr = &m->tier[t];
 	unsigned long s, e, bs = 0, be = 0, from = tr->start + tr->cursor;
+	u32 need = clamp(want, m->frontier_blocks / 4, m->frontier_blocks);
 	unsigned int i;
 
 	if (!tr->nr_free)
@@ -313,7 +315,7 @@ static bool swt_frontier_open(struct swt_map *m, struct swt_frontier *f,
 			bs = s;
 			be = e;
 		}
-		if (be - bs >= m->frontier_blocks / 4 || be - bs >= tr->nr_free)
+		if (be - bs >= need || be - bs >= tr->nr_free)
 			break;
 		from = e;
 	}
@@ -348,13 +350,13 @@ static void swt_frontier_take(struct swt_map *m, struct swt_frontier *f,
 
 /* Make sure @f has a block left on tier @t; false if the tier is full. */
 static bool swt_frontier_ready(struct swt_map *m, struct swt_frontier *f,
-			       unsigned int t)
+			       unsigned int t, u32 want)
 {
 	if (f->next < f->end)
 		return true;
 	if (!m->tier[t].nr_free)
 		swt_tier_steal(m, t);
-	return swt_frontier_open(m, f, t);
+	return swt_frontier_open(m, f, t, want);
 }
 
 bool swt_map_alloc_on(struct swt_map *m, unsigned int t, u32 want,
@@ -364,7 +366,7 @@ bool swt_map_alloc_on(struct swt_map *m, unsigned int t, u32 want,
 
 	if (m->ready.count)
 		swt_map_reclaim(m, max(want, SWT_RECLAIM_INLINE));
-	if (m->tier[t].no_alloc || !swt_frontier_ready(m, f, t))
+	if (m->tier[t].no_alloc || !swt_frontier_ready(m, f, t, want))
 		return false;
 	swt_frontier_take(m, f, t, want, a);
 	return true;
@@ -383,7 +385,7 @@ bool swt_map_alloc(struct swt_map *m, unsigned int cpu, u32 want,
 		if (m->tier[t].no_alloc)
 			continue;
 		f = swt_front(m, cpu, t);
-		if (swt_frontier_ready(m, f, t))
+		if (swt_frontier_ready(m, f, t, want))
 			break;
 	}
 	if (t == m->nr_tiers) {
@@ -396,11 +398,9 @@ bool swt_map_alloc(struct swt_map *m, unsigned int cpu, u32 want,
 		}
 		return swt_map_alloc(m, cpu, want, a);
 	}
-
 	swt_frontier_take(m, f, t, want, a);
-	m->write_allocs++;
-	if (a->seq)
-		m->seq_writes++;
+	m->write_allocs += a->len;
+	m->seq_writes += a->seq ? a->len : a->len - 1;
 	return true;
 }
 

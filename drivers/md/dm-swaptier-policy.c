@@ -27,6 +27,8 @@ const struct swt_knob_desc swt_knobs[SWT_NR_KNOBS] = {
 	[SWT_K_HEAT_PERIOD]	= { "heat_period", 100, 3600000, 10000, false },
 	[SWT_K_MIG_IDLE]	= { "migration_idle", 0, 60000, 200, false },
 	[SWT_K_MIG_MAX_IO]	= { "migration_max_io", 16, 65536, 1024, false },
+	[SWT_K_WRITE_BATCH]	= { "write_batch", 0, SWT_BATCH_MAX, SWT_BATCH_MAX,
+				    false },
 };
 
 int swt_knob_find(const char *name)

@@ -20,6 +20,12 @@
 /* Most blocks one copy moves (256 KiB); they are physically consecutive. */
 #define SWT_MIG_MAX_BLOCKS	64U
 
+/*
+ * Most asynchronous writes gathered and placed together (1 MiB), about
+ * what one request to a tier can carry.
+ */
+#define SWT_BATCH_MAX		256U
+
 /* Heat histogram buckets: 0, 1, 2-3, 4-7, ..., 64 and hotter. */
 #define SWT_HEAT_BUCKETS	8U
 
@@ -32,6 +38,7 @@ enum swt_knob {
 	SWT_K_HEAT_PERIOD,	/* ms between two halvings of every heat */
 	SWT_K_MIG_IDLE,		/* ms without user I/O before promotions run */
 	SWT_K_MIG_MAX_IO,	/* blocks migrations may have in flight */
+	SWT_K_WRITE_BATCH,	/* async writes gathered before placing, 0: off */
 	SWT_NR_KNOBS
 };
 

@@ -26,6 +26,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -58,6 +59,8 @@ struct swt_pool_stats {
 	u64 discards;		/* discard and write-zeroes bios */
 	u64 discarded;		/* blocks they unmapped */
 	u64 deferred;		/* writes that waited for a free block */
+	u64 batches;		/* batches of gathered writes placed */
+	u64 batched;		/* writes in them */
 	u64 trims;		/* discards passed down to tiers */
 	u64 mig_copies[SWT_MIG_KINDS];	/* copies done, by kind */
 	u64 mig_blocks[SWT_MIG_KINDS];	/* blocks they moved */
@@ -66,6 +69,12 @@ struct swt_pool_stats {
 };
 
 struct swt_pool;
+
+/* A gathered write, sorted by logical block before it is placed. */
+struct swt_batch_ent {
+	u32 lblk;
+	struct bio *bio;
+};
 
 /* One copy between tiers, in flight or free. */
 struct swt_mig {
@@ -89,11 +98,15 @@ struct swt_pool {
 	spinlock_t lock;		/* protects everything below */
 	struct swt_map map;
 	struct bio_list deferred;	/* writes waiting for a free block */
+	struct bio_list batch;		/* writes gathered for the batch worker */
+	u32 batch_count;		/* bios on it */
 	struct swt_pool_stats st;
 	unsigned long flags;
 
 	struct workqueue_struct *wq;
 	struct work_struct worker;
+	struct delayed_work batch_work;
+	struct swt_batch_ent bvec[SWT_BATCH_MAX];	/* the batch worker's */
 
 	/* Migration, under lock unless noted. */
 	struct swt_policy pol;
@@ -234,6 +247,35 @@ static void swt_start_write(struct swt_bio *sb, const struct swt_alloc *a)
 	sb->tier = a->tier;
 }
 
+/*
+ * Gather an asynchronous one-block write (a swap-out) for the batch worker,
+ * which places it with the others that arrive within a jiffy. Returns
+ * false if the write is to be placed now: batching is off, or someone
+ * waits for this write.
+ */
+static bool swt_batch_add(struct swt_pool *pool, struct bio *bio,
+			  struct swt_bio *sb)
+{
+	u32 max = READ_ONCE(pool->plan.knob[SWT_K_WRITE_BATCH]);
+	unsigned long flags;
+	u32 n;
+
+	if (!max || bio_sectors(bio) != SWT_BLOCK_SECTORS ||
+	    (bio->bi_opf & (REQ_SYNC | REQ_FUA | REQ_PREFLUSH)))
+		return false;
+
+	sb->len = 1;
+	spin_lock_irqsave(&pool->lock, flags);
+	bio_list_add(&pool->batch, bio);
+	n = ++pool->batch_count;
+	spin_unlock_irqrestore(&pool->lock, flags);
+	if (n >= max)
+		mod_delayed_work(pool->wq, &pool->batch_work, 0);
+	else if (n == 1)
+		queue_delayed_work(pool->wq, &pool->batch_work, 1);
+	return true;
+}
+
 static int swt_map_write(struct swt_target *st, struct bio *bio,
 			 struct swt_bio *sb)
 {
@@ -241,6 +283,9 @@ static int swt_map_write(struct swt_target *st, struct bio *bio,
 	u32 nr = bio_sectors(bio) / SWT_BLOCK_SECTORS;
 	struct swt_alloc a;
 	unsigned long flags;
+
+	if (swt_batch_add(pool, bio, sb))
+		return DM_MAPIO_SUBMITTED;
 
 	spin_lock_irqsave(&pool->lock, flags);
 	if (likely(bio_list_empty(&pool->deferred)) &&
@@ -482,6 +527,105 @@ static void swt_do_deferred(struct swt_pool *pool)
 	}
 }
 
+static int swt_batch_cmp(const void *a, const void *b)
+{
+	const struct swt_batch_ent *x = a, *y = b;
+
+	return x->lblk < y->lblk ? -1 : x->lblk > y->lblk;
+}
+
+/*
+ * Place the gathered writes @v[0..@n) in logical order: swap-outs that
+ * arrive close together, from any CPU, become one physically consecutive
+ * run (fewer, larger requests below), and swap's readahead of adjacent
+ * slots later finds them adjacent too. Writes that find no free block wait
+ * on the deferred list, as direct ones do.
+ */
+static bool __swt_batch_place(struct swt_pool *pool, struct swt_batch_ent *v,
+			      unsigned int n)
+{
+	unsigned int i = 0, j, len;
+	struct swt_bio *sb;
+	struct swt_alloc a;
+
+	pool->st.batches++;
+	pool->st.batched += n;
+	while (i < n) {
+		if (!bio_list_empty(&pool->deferred) ||
+		    !swt_map_alloc(&pool->map, smp_processor_id(), n - i, &a))
+			break;
+		/* one block per bio: each completes on its own */
+		len = a.len;
+		a.len = 1;
+		for (j = 0; j < len; j++, i++) {
+			sb = dm_per_bio_data(v[i].bio, sizeof(*sb));
+			swt_start_write(sb, &a);
+			a.pblk = to_pblk(from_pblk(a.pblk) + 1);
+		}
+	}
+	if (i == n)
+		return false;
+	for (; i < n; i++) {
+		bio_list_add(&pool->deferred, v[i].bio);
+		pool->st.deferred++;
+		v[i].bio = NULL;
+	}
+	return true;
+}
+
+static void swt_batch_worker(struct work_struct *work)
+{
+	struct swt_pool *pool = container_of(to_delayed_work(work),
+					     struct swt_pool, batch_work);
+	struct swt_batch_ent *v = pool->bvec;
+	struct blk_plug plug;
+	bool kick = false;
+	struct swt_bio *sb;
+	unsigned int n, i, max;
+	struct bio *bio;
+	u32 left = 0;
+
+	/* batching may have been switched off with writes still gathered */
+	max = READ_ONCE(pool->plan.knob[SWT_K_WRITE_BATCH]) ?: SWT_BATCH_MAX;
+	do {
+		spin_lock_irq(&pool->lock);
+		for (n = 0; n < max; n++) {
+			bio = bio_list_pop(&pool->batch);
+			if (!bio)
+				break;
+			sb = dm_per_bio_data(bio, sizeof(*sb));
+			v[n].lblk = from_lblk(sb->lblk);
+			v[n].bio = bio;
+		}
+		pool->batch_count -= n;
+		spin_unlock_irq(&pool->lock);
+		if (!n)
+			break;
+
+		sort(v, n, sizeof(*v), swt_batch_cmp, NULL);
+		spin_lock_irq(&pool->lock);
+		kick |= __swt_batch_place(pool, v, n);
+		left = pool->batch_count;
+		spin_unlock_irq(&pool->lock);
+
+		blk_start_plug(&plug);
+		for (i = 0; i < n; i++) {
+			bio = v[i].bio;
+			if (!bio)
+				continue;
+			sb = dm_per_bio_data(bio, sizeof(*sb));
+			swt_remap(pool, bio, sb->tier, sb->pblk);
+			dm_submit_bio_remap(bio, NULL);
+		}
+		blk_finish_plug(&plug);
+		/* a short tail waits for its own jiffy, to gather more */
+	} while (left >= max);
+	if (left)
+		queue_delayed_work(pool->wq, &pool->batch_work, 1);
+	if (kick)
+		queue_work(pool->wq, &pool->worker);
+}
+
 static void swt_worker(struct work_struct *work)
 {
 	struct swt_pool *pool = container_of(work, struct swt_pool, worker);
@@ -696,8 +840,10 @@ static void swt_pool_destroy(struct swt_pool *pool)
 	}
 	if (!IS_ERR_OR_NULL(pool->kc))
 		dm_kcopyd_client_destroy(pool->kc);
-	if (pool->wq)
+	if (pool->wq) {
+		cancel_delayed_work_sync(&pool->batch_work);
 		destroy_workqueue(pool->wq);
+	}
 	swt_policy_destroy(&pool->pol);
 	swt_map_destroy(&pool->map);
 	kvfree(pool);
@@ -718,7 +864,9 @@ static struct swt_pool *swt_pool_create(struct dm_target *ti,
 	}
 	spin_lock_init(&pool->lock);
 	bio_list_init(&pool->deferred);
+	bio_list_init(&pool->batch);
 	INIT_WORK(&pool->worker, swt_worker);
+	INIT_DELAYED_WORK(&pool->batch_work, swt_batch_worker);
 	INIT_DELAYED_WORK(&pool->mig_work, swt_mig_worker);
 	init_waitqueue_head(&pool->mig_wait);
 	swt_planner_init(&pool->plan);
@@ -1375,8 +1523,9 @@ static int swt_msg_stats(struct swt_pool *pool, char *result,
 		       m->tier[t].st.writes, m->tier[t].st.errors);
 	DMEMIT("mapped=%u logical=%u physical=%u reserve=%u\n",
 	       m->nr_mapped, m->nr_logical, m->nr_physical, m->reserve);
-	DMEMIT("write_allocs=%llu seq_writes=%llu deferred=%llu\n",
-	       m->write_allocs, m->seq_writes, pool->st.deferred);
+	DMEMIT("write_allocs=%llu seq_writes=%llu deferred=%llu batched=%llu batches=%llu\n",
+	       m->write_allocs, m->seq_writes, pool->st.deferred,
+	       pool->st.batched, pool->st.batches);
 	DMEMIT("zero_reads=%llu discards=%llu discarded_blocks=%llu\n",
 	       pool->st.zero_reads, pool->st.discards, pool->st.discarded);
 	DMEMIT("trims=%llu trims_skipped=%llu\n", pool->st.trims,
@@ -1620,7 +1769,7 @@ static void swt_io_hints(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type swt_target_type = {
 	.name = "swaptier",
-	.version = { 1, 1, 0 },
+	.version = { 1, 2, 0 },
 	.module = THIS_MODULE,
 	.ctr = swt_ctr,
 	.dtr = swt_dtr,

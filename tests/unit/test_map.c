@@ -347,6 +347,45 @@ static void test_fragmented_tier_prefers_long_run(void)
 	finish();
 }
 
+/*
+ * A gathered batch asks for many blocks at once: the frontier skips a hole
+ * that is long enough for one extent's quarter but not for the batch, and
+ * opens in a run the whole batch fits in. A single write takes the hole.
+ * The counters count blocks.
+ */
+static void test_batch_fits_one_run(void)
+{
+	const u32 tiers[] = { 512 };
+	struct swt_alloc a;
+	u32 l;
+
+	EXPECT_EQ(mk(496, 1, tiers, 1, 256), 0);
+	for (l = 0; l < 496; l++)
+		write1(l, 0);
+	/* a 70-block hole at 10, a 200-block run at 200 */
+	swt_map_unmap(&m, to_lblk(10), 70);
+	swt_map_unmap(&m, to_lblk(200), 200);
+	swt_map_close_frontiers(&m);
+	m.tier[0].cursor = 0;
+	m.write_allocs = 0;
+	m.seq_writes = 0;
+	EXPECT(swt_map_alloc(&m, 0, 150, &a));
+	EXPECT_EQ(from_pblk(a.pblk), 200);
+	EXPECT_EQ(a.len, 150);
+	EXPECT_EQ(m.write_allocs, 150);
+	EXPECT_EQ(m.seq_writes, 149);
+	swt_map_commit(&m, to_lblk(200), a.pblk, a.len);
+	EXPECT(swt_map_alloc(&m, 0, 50, &a));
+	EXPECT_EQ(from_pblk(a.pblk), 350);
+	EXPECT_EQ(m.seq_writes, 199);
+	swt_map_commit(&m, to_lblk(350), a.pblk, a.len);
+	/* one block: the first hole of a quarter extent will do */
+	swt_map_close_frontiers(&m);
+	m.tier[0].cursor = 0;
+	EXPECT_EQ(write1(10, 0), 10);
+	finish();
+}
+
 static void test_alloc_failure_unwinds(void)
 {
 	const u32 tiers[] = { 64 };
@@ -393,6 +432,7 @@ int main(void)
 		{ "two_writes_same_block", test_two_writes_same_block },
 		{ "trim_chain", test_trim_chain },
 		{ "fragmented_tier_prefers_long_run", test_fragmented_tier_prefers_long_run },
+		{ "batch_fits_one_run", test_batch_fits_one_run },
 		{ "alloc_failure_unwinds", test_alloc_failure_unwinds },
 		{ "memory_budget", test_memory_budget },
 	};
