@@ -5,7 +5,7 @@ KDIR     ?= /lib/modules/$(shell uname -r)/build
 PREFIX   ?= /usr/local
 
 .PHONY: all deps kernels module modules-all unit lint vm-check vm-selftest \
-	check check-debug demo vm-shell tool install clean
+	check check-debug demo bench bench-quick vm-shell tool install clean
 
 all: module
 
@@ -47,6 +47,14 @@ check-debug: deps
 
 demo: modules-all
 	@tests/demo.sh $(KERNEL)
+
+# The benchmark against native swap and dm-cache on both kernels; the
+# report goes to bench/results/. bench-quick: the same with tiny sizes.
+bench: deps kernels
+	@bench/run.sh $(SERIES)
+
+bench-quick: deps kernels
+	@bench/run.sh --quick $(KERNEL)
 
 vm-shell: modules-all
 	@mkdir -p build/vm-shell

@@ -2,9 +2,12 @@
 # make check: dependencies, kernels (the debug one built from source),
 # module builds for the three, host unit tests and fuzzing, the CLI's host
 # tests, lint, the VM suite (which includes the CLI's VM case) on Debian's
-# 6.1 and 6.12 and on the 6.12 debug kernel with its fault cases, and the VM
-# harness's self-test on 6.12 and the debug kernel. Every stage prints ok/not ok lines; this script counts
-# them and closes with exactly one line "N passed, N failed".
+# 6.1 and 6.12 and on the 6.12 debug kernel with its fault cases, the
+# benchmark's quick run on 6.12 (every configuration and workload runs and
+# verifies its data, every figure is produced), and the VM harness's
+# self-test on 6.12 and the debug kernel. Every stage prints ok/not ok
+# lines; this script counts them and closes with exactly one line
+# "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -45,6 +48,7 @@ for series in 6.1 6.12 6.12-debug; do
 	fi
 done
 if [ $built -eq 0 ]; then
+	stage bench-quick bench/run.sh --quick 6.12
 	stage harness tests/vm/selftest/harness.sh 6.12
 	stage harness-debug tests/vm/selftest/harness.sh 6.12-debug
 fi

@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Turn one benchmark boot's runs (bench/guest.sh) into the results JSON,
+a Markdown report and gnuplot plots. Every figure is also given as a ratio
+against native swap from the same boot; the targets are printed next to
+the measured values.
+
+  report.py --meta META.json --runs RUNS.jsonl --out PREFIX --series S [--check]
+
+Writes PREFIX.json, PREFIX.md and PREFIX-{sizes,time,fastread}.png. With
+--check, exits 1 unless every configuration ran every workload, verified
+its data, and every figure could be computed (make bench-quick)."""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+CONFIGS = ["native", "native-single", "dm-cache", "swaptier", "swaptier-single"]
+WORKLOADS = ["pressure", "hotcold-20-80", "hotcold-10-95", "aged"]
+# upper bounds of the tool's histogram buckets, KiB (the last is "more")
+BUCKETS = [4, 8, 16, 32, 64, 128, 256, 512, 1024, None]
+
+
+def pct(hist, q):
+    """Bucket bound under which a share q of the requests fall."""
+    total = sum(hist)
+    if not total:
+        return 0
+    run = 0
+    for i, n in enumerate(hist):
+        run += n
+        if run >= q * total:
+            return BUCKETS[i] if BUCKETS[i] else 2048
+    return 2048
+
+
+def ratio(a, b):
+    return round(a / b, 3) if a is not None and b else None
+
+
+def load_trace(base, run, dev):
+    """The tool's analysis of one device's dispatches (bench/run.sh)."""
+    try:
+        with open(os.path.join(base, run["trace_dir"], dev + ".json")) as fh:
+            return json.load(fh)
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def figures(base, run):
+    """The per-run figures: requests, sizes, merge ratio, fast read share."""
+    w = {"dispatched": 0, "sectors": 0, "queued": 0, "hist": [0] * 10}
+    r = {"dispatched": 0, "sectors": 0}
+    fast_read_sectors = 0
+    per_dev = []
+    complete = True
+    for i, dev in enumerate(run["devices"]):
+        tr = load_trace(base, run, dev["dev"])
+        st = dev.get("stat") or [0, 0, 0, 0]
+        # queued = dispatched + merged, from the disk's own statistics
+        w["queued"] += st[2] + st[3]
+        if not tr:
+            complete = False
+            continue
+        for e in tr:
+            if e["dir"] == "write":
+                w["dispatched"] += e["dispatched"]
+                w["sectors"] += e["dispatched_sectors"]
+                w["hist"] = [a + b for a, b in zip(w["hist"], e["hist"])]
+            else:
+                r["dispatched"] += e["dispatched"]
+                r["sectors"] += e["dispatched_sectors"]
+                if i == 0:
+                    fast_read_sectors += e["dispatched_sectors"]
+            per_dev.append({**e, "dev": dev["dev"], "tier": i,
+                            "stat_ios_merges": st})
+    res = dict(kv.split("=", 1) for kv in run["result"].split() if "=" in kv)
+    f = {
+        "config": run["config"],
+        "workload": run["workload"],
+        "verified": run["rc"] == 0 and res.get("verified") == "1",
+        "wall_s": run["wall"],
+        "workload_s": float(res["seconds"]) if "seconds" in res else None,
+        "accesses_per_s": float(res["aps"]) if "aps" in res else None,
+        "pswpin": run["pswpin"],
+        "pswpout": run["pswpout"],
+        "write_requests": w["dispatched"],
+        "write_avg_kib": round(w["sectors"] / 2 / w["dispatched"], 1) if w["dispatched"] else 0,
+        "write_p50_kib": pct(w["hist"], 0.5),
+        "write_p90_kib": pct(w["hist"], 0.9),
+        "write_merge_ratio": round(w["queued"] / w["dispatched"], 2) if w["dispatched"] and w["queued"] else None,
+        "write_hist": w["hist"],
+        "read_requests": r["dispatched"],
+        "read_avg_kib": round(r["sectors"] / 2 / r["dispatched"], 1) if r["dispatched"] else 0,
+        "fast_read_share": round(fast_read_sectors / r["sectors"], 3) if r["sectors"] else 0,
+        "devices": per_dev,
+        "trace_complete": complete,
+    }
+    st = run.get("swaptier_status") or ""
+    if st:
+        v = st.split()
+        n = int(v[0])
+        g = v[1 + 5 * n:]
+        # <mapped> <logical> <seq> <allocs> <deferred> <pending> <map_bytes>
+        # <mode> <migration> <promoted> <demoted> ...
+        f["map_bytes_per_block"] = round(int(g[6]) / int(g[1]), 2)
+        f["promoted"] = int(g[9])
+        f["demoted"] = int(g[10])
+    return f
+
+
+def plot(prefix, rows, meta):
+    gp = shutil.which("gnuplot")
+    if not gp:
+        return []
+    made = []
+    base = os.path.basename(prefix)
+    # request-size histograms (pressure workload), one line per config
+    dat = prefix + "-sizes.dat"
+    with open(dat, "w") as fh:
+        fh.write("bucket " + " ".join(CONFIGS) + "\n")
+        for i, b in enumerate(BUCKETS):
+            label = f"<={b}K" if b else ">1M"
+            vals = []
+            for c in CONFIGS:
+                row = rows.get((c, "pressure"))
+                vals.append(str(row["write_hist"][i] if row else 0))
+            fh.write(label + " " + " ".join(vals) + "\n")
+    times = prefix + "-time.dat"
+    with open(times, "w") as fh:
+        fh.write("config " + " ".join(WORKLOADS) + "\n")
+        for c in CONFIGS:
+            vals = []
+            for w in WORKLOADS:
+                row, nat = rows.get((c, w)), rows.get(("native", w))
+                vals.append(str(ratio(nat["workload_s"], row["workload_s"]) or 0)
+                            if row and nat else "0")
+            fh.write(c + " " + " ".join(vals) + "\n")
+    reads = prefix + "-fastread.dat"
+    with open(reads, "w") as fh:
+        fh.write("config " + " ".join(WORKLOADS) + "\n")
+        for c in ["native", "dm-cache", "swaptier"]:
+            vals = [str(rows[(c, w)]["fast_read_share"] if (c, w) in rows else 0)
+                    for w in WORKLOADS]
+            fh.write(c + " " + " ".join(vals) + "\n")
+    script = f"""
+set terminal png size 900,480 noenhanced
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set key outside right top
+set grid ytics
+set xtics nomirror
+set output '{prefix}-sizes.png'
+set title 'Dispatched swap write requests by size, pressure workload ({meta["kernel"]})'
+set ylabel 'requests'
+plot for [i=2:{len(CONFIGS) + 1}] '{dat}' using i:xtic(1) title columnheader(i)
+set output '{prefix}-time.png'
+set title 'Workload speed against native (native time / time; higher is better)'
+set ylabel 'x native'
+plot for [i=2:{len(WORKLOADS) + 1}] '{times}' using i:xtic(1) title columnheader(i)
+set output '{prefix}-fastread.png'
+set title 'Share of swap-in read sectors served by the fast device'
+set ylabel 'share'
+set yrange [0:1]
+plot for [i=2:{len(WORKLOADS) + 1}] '{reads}' using i:xtic(1) title columnheader(i)
+"""
+    subprocess.run([gp], input=script, text=True, check=True)
+    for f in (dat, times, reads):
+        os.unlink(f)
+    for n in ("sizes", "time", "fastread"):
+        made.append(f"{base}-{n}.png")
+    return made
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--meta", required=True)
+    ap.add_argument("--runs", required=True)
+    ap.add_argument("--base", required=True, help="directory of the traces")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--series", required=True)
+    ap.add_argument("--check", action="store_true")
+    a = ap.parse_args()
+
+    problems = []
+    try:
+        meta = json.load(open(a.meta))
+        lines = [json.loads(x) for x in open(a.runs) if x.strip()]
+    except (OSError, ValueError) as e:
+        print(f"not ok bench/{a.series}/data: {e}")
+        return 1
+    rows, fio = {}, None
+    for x in lines:
+        if "fio" in x:
+            fio = x["fio"]
+        else:
+            f = figures(a.base, x)
+            rows[(f["config"], f["workload"])] = f
+
+    for c in CONFIGS:
+        for w in WORKLOADS:
+            f = rows.get((c, w))
+            if not f:
+                problems.append(f"{c}/{w}: did not run")
+            elif not f["verified"]:
+                problems.append(f"{c}/{w}: data not verified")
+            elif not f["trace_complete"] or not f["write_requests"]:
+                problems.append(f"{c}/{w}: no write trace")
+            elif not f["pswpout"]:
+                problems.append(f"{c}/{w}: did not swap")
+            elif f["accesses_per_s"] is None:
+                problems.append(f"{c}/{w}: no speed figure")
+            elif f["write_merge_ratio"] is None:
+                problems.append(f"{c}/{w}: no merge figure (disk statistics)")
+            elif c.startswith("swaptier") and "map_bytes_per_block" not in f:
+                problems.append(f"{c}/{w}: no dm-swaptier status")
+    if not fio or not fio.get("linear_iops") or not fio.get("swaptier_iops"):
+        problems.append("fio: no IOPS figures")
+
+    # ratios against native, the targets
+    def get(c, w, k):
+        f = rows.get((c, w))
+        return f.get(k) if f else None
+
+    for (c, w), f in rows.items():
+        f["vs_native"] = {
+            "write_requests": ratio(f["write_requests"], get("native", w, "write_requests")),
+            "write_avg_kib": ratio(f["write_avg_kib"], get("native", w, "write_avg_kib")),
+            "speed": ratio(get("native", w, "workload_s"), f["workload_s"]),
+            "fast_read_share": ratio(f["fast_read_share"], get("native", w, "fast_read_share")),
+        }
+    targets = []
+
+    def target(name, value, goal, met):
+        targets.append({"target": name, "measured": value, "goal": goal,
+                        "met": bool(met) if value is not None else None})
+
+    for w in ("pressure", "aged"):
+        v = get("swaptier", w, "vs_native")
+        v = v and v["write_requests"]
+        target(f"swap-out write requests vs native ({w})", v, "<= 0.25",
+               v is not None and v <= 0.25)
+    for w in ("hotcold-20-80", "hotcold-10-95"):
+        s, n, d = (get(c, w, "accesses_per_s") for c in ("swaptier", "native", "dm-cache"))
+        v = ratio(s, n)
+        target(f"hot/cold accesses/s vs native ({w})", v, ">= 2", v is not None and v >= 2)
+        v = ratio(s, d)
+        target(f"hot/cold accesses/s vs dm-cache ({w})", v, ">= 1.5", v is not None and v >= 1.5)
+    v = ratio(fio and fio.get("swaptier_iops"), fio and fio.get("linear_iops"))
+    target("4 KiB randrw IOPS vs dm-linear", v, ">= 0.95", v is not None and v >= 0.95)
+    v = max((f.get("map_bytes_per_block", 0) for f in rows.values()), default=None)
+    target("map memory, bytes per block", v, "<= 10", v is not None and v <= 10)
+
+    result = {"meta": meta, "series": a.series, "runs": list(rows.values()),
+              "fio": fio, "targets": targets, "problems": problems}
+    os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
+    with open(a.out + ".json", "w") as fh:
+        json.dump(result, fh, indent=1)
+    try:
+        pngs = plot(a.out, rows, meta)
+    except (subprocess.CalledProcessError, KeyError) as e:
+        problems.append(f"plots: {e}")
+        pngs = []
+    if len(pngs) != 3:
+        problems.append("plots: gnuplot did not make all three")
+
+    md = [f"# dm-swaptier benchmark: {meta['kernel']} ({meta['scale']})", ""]
+    md.append(f"Guest: {meta['ram_mib']} MiB RAM ({meta['avail_mib']} MiB available), "
+              f"2 vCPUs, QEMU TCG. Workloads: pressure (3 processes, "
+              f"{meta['pressure_mib']} MiB in all), hot/cold ({meta['hotcold_mib']} MiB, "
+              f"{meta['hotcold_accesses']} accesses; 20 % of the pages take 80 %, and "
+              f"10 % take 95 %), aged ({meta['aged_rounds']} rounds of fill, free a "
+              f"scattered half, refill, then the pressure load). Every page read back "
+              f"is verified. Disks: fast = unthrottled file, slow = QEMU "
+              f"`throttling.iops-total=4000,throttling.bps-total=400000000`, big = "
+              f"unthrottled file of the slow one's size (the single configurations). "
+              f"Under emulation only ratios and counts mean something: every ratio "
+              f"is against native swap in the same boot.")
+    md += ["", "## Targets", "", "| target | measured | goal | met |", "|---|---|---|---|"]
+    for t in targets:
+        met = {True: "yes", False: "**no**", None: "n/a"}[t["met"]]
+        md.append(f"| {t['target']} | {t['measured']} | {t['goal']} | {met} |")
+    md += ["", "## Per configuration and workload", "",
+           "| config | workload | verified | time s | x native | accesses/s | pswpout | "
+           "write reqs | x native | avg KiB | p50 | p90 | merge | read reqs | fast read share |",
+           "|" + "---|" * 15]
+    for w in WORKLOADS:
+        for c in CONFIGS:
+            f = rows.get((c, w))
+            if not f:
+                md.append(f"| {c} | {w} | did not run |" + " |" * 12)
+                continue
+            vn = f["vs_native"]
+            md.append(f"| {c} | {w} | {'yes' if f['verified'] else '**no**'} | "
+                      f"{f['workload_s']} | {vn['speed']} | {f['accesses_per_s']:.0f} | "
+                      f"{f['pswpout']} | {f['write_requests']} | {vn['write_requests']} | "
+                      f"{f['write_avg_kib']} | {f['write_p50_kib']} | {f['write_p90_kib']} | "
+                      f"{f['write_merge_ratio']} | {f['read_requests']} | "
+                      f"{f['fast_read_share']} |")
+    sw = [f for f in rows.values() if f["config"].startswith("swaptier")]
+    if sw:
+        md += ["", "dm-swaptier: " + "; ".join(
+            f"{f['config']}/{f['workload']} promoted {f.get('promoted')}, demoted "
+            f"{f.get('demoted')}, {f.get('map_bytes_per_block')} B/block" for f in sw) + "."]
+    if fio:
+        md += ["", f"fio 4 KiB random read/write, iodepth 16, {fio['runtime']} s on the big "
+               f"disk: dm-linear {fio['linear_iops']:.0f} IOPS, dm-swaptier "
+               f"{fio['swaptier_iops']:.0f} IOPS."]
+    md += ["", "p50/p90 are histogram bucket bounds (KiB); merge = queued / dispatched "
+           "write requests; fast read share = read sectors dispatched to the fast "
+           "device / all read sectors (for dm-cache the fast device also carries its "
+           "metadata and promotions)."]
+    for p in pngs:
+        md += ["", f"![{p}]({p})"]
+    if problems:
+        md += ["", "## Problems", ""] + [f"- {p}" for p in problems]
+    with open(a.out + ".md", "w") as fh:
+        fh.write("\n".join(md) + "\n")
+    for p in problems:
+        print(f"# bench/{a.series}: {p}")
+    return 1 if a.check and problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+#!/bin/bash
+# The benchmark: one VM boot per kernel series runs every configuration and
+# workload (bench/guest.sh) on the same throttled tier disks, then
+# bench/report.py writes the JSON results, the Markdown report and its
+# plots.
+#
+#   bench/run.sh [--quick] [--out DIR] [SERIES...]      (default: 6.1 6.12)
+#
+# Full runs write bench/results/<kernel>-<date>.{json,md} and PNGs there;
+# --quick (make bench-quick, part of make check) uses tiny sizes, writes
+# under build/bench-quick, and prints ok/not ok lines: every configuration
+# ran, every workload verified its data, every figure was produced.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+scale=full out=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--quick) scale=quick; shift ;;
+	--out) out=$2; shift 2 ;;
+	-*) echo "bench/run.sh: unknown option '$1'" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+series=("$@")
+[ ${#series[@]} -gt 0 ] || series=(6.1 6.12)
+if [ $scale = quick ]; then
+	out=${out:-$top/build/bench-quick}
+	# the tiers: fast (unthrottled), slow (QEMU-throttled, "ssd" class),
+	# and big (unthrottled, the slow one's size) for the single configs
+	disks=(--disk fast:64 --disk slow:256:ssd --disk big:256) mem=256M tmo=1500
+else
+	out=${out:-$top/bench/results}
+	disks=(--disk fast:128 --disk slow:1024:ssd --disk big:1024) mem=256M tmo=7200
+fi
+mkdir -p "$out" "$top/build/bin"
+gcc -O2 -Wall -Wextra -Werror -o "$top/build/bin/swapbench" "$top/bench/swapbench.c" ||
+	{ echo "not ok bench/build: swapbench"; exit 1; }
+make -s -C "$top" tool >/dev/null || { echo "not ok bench/build: dmswaptier"; exit 1; }
+"$top/scripts/build-module.sh" "${series[@]}" | grep -v '^ok' && exit 1
+
+failed=0
+for s in "${series[@]}"; do
+	vm=$top/build/bench/$scale-$s
+	rm -rf "$vm" && mkdir -p "$vm"
+	echo "# bench: $s, $scale, guest $mem, disks ${disks[*]}"
+	"$top/tests/vm/run.sh" --kernel "$s" --out "$vm" --mem "$mem" \
+		--timeout "$tmo" "${disks[@]}" -- "$top/bench/guest.sh" "$scale" \
+		>"$vm/run.log" 2>&1
+	rc=$?
+	# the guest's own ok/not ok lines: one per configuration and workload
+	grep -aE '^(ok|not ok|#) ' "$vm/guest.log" 2>/dev/null | sed "s|^\(not \)*ok bench/|&$s/|"
+	if grep -q '^not ok' "$vm/guest.log" 2>/dev/null; then
+		failed=1
+	elif [ "$(grep -c '^ok' "$vm/guest.log" 2>/dev/null)" != 21 ]; then
+		echo "not ok bench/$s/runs: $(grep -c '^ok' "$vm/guest.log" 2>/dev/null) of 21 runs reported"
+		failed=1
+	fi
+	if [ $rc -ne 0 ]; then
+		echo "not ok bench/$s/vm: exit $rc ($(head -n 3 "$vm/run.log" | tr '\n' ' '))"
+		failed=1
+	fi
+	# parse the guest's raw traces here, where it is fast
+	for d in "$vm"/traces/*/; do
+		for t in "$d"*.blktrace.0; do
+			[ -e "$t" ] || continue
+			dev=$(basename "$t" .blktrace.0)
+			blkparse -q -D "$d" -i "$dev" 2>/dev/null |
+				"$top/build/bin/dmswaptier" trace --analyse - --json >"$d$dev.json"
+			rm -f "$d$dev".blktrace.*
+		done
+	done
+	abi=$(sed -n 's/.*"kernel":"\([^"]*\)".*/\1/p' "$vm/meta.json" 2>/dev/null)
+	name=${abi:-$s}-$(date +%Y-%m-%d)
+	[ $scale = quick ] && name=$s
+	if python3 "$top/bench/report.py" --meta "$vm/meta.json" \
+		--runs "$vm/runs.jsonl" --base "$vm" --out "$out/$name" --series "$s" \
+		--check; then
+		echo "ok bench/$s/report ($out/$name.md)"
+	else
+		echo "not ok bench/$s/report: see $out/$name.md"
+		failed=1
+	fi
+done
+exit $failed
