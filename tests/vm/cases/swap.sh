@@ -4,9 +4,10 @@
 # debug-lane: full
 # Swap on dm-swaptier under memory pressure: every page verified, discarded
 # swap unmapped, and swap-out writes merged below the target. The same load
-# on native swap over a bare device of the same kind is traced too and both
-# are reported side by side (swap-merge-<series>.txt). A second run with
-# migration on verifies every page while blocks move between tiers.
+# on native swap over a bare device of the same kind is traced too: both
+# are reported side by side (swap-merge-<series>.txt), and dm-swaptier must
+# issue fewer and larger writes. A second run with migration on verifies
+# every page while blocks move between tiers.
 . "$SWT_TOP/tests/vm/lib.sh"
 swt_load
 A=$SWT_DISK_A B=$SWT_DISK_B C=$SWT_DISK_C D=$SWT_DISK_D
