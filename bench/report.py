@@ -157,6 +157,7 @@ set output '{prefix}-sizes.png'
 set title 'Dispatched swap write requests by size, pressure workload ({meta["kernel"]})'
 set ylabel 'requests'
 plot for [i=2:{len(CONFIGS) + 1}] '{dat}' using i:xtic(1) title columnheader(i)
+set yrange [0:*]
 set output '{prefix}-time.png'
 set title 'Workload speed against native (native time / time; higher is better)'
 set ylabel 'x native'
@@ -309,10 +310,13 @@ def main():
         md += ["", f"fio 4 KiB random read/write, iodepth 16, {fio['runtime']} s on the big "
                f"disk: dm-linear {fio['linear_iops']:.0f} IOPS, dm-swaptier "
                f"{fio['swaptier_iops']:.0f} IOPS."]
-    md += ["", "p50/p90 are histogram bucket bounds (KiB); merge = queued / dispatched "
-           "write requests; fast read share = read sectors dispatched to the fast "
-           "device / all read sectors (for dm-cache the fast device also carries its "
-           "metadata and promotions)."]
+    md += ["", "Write requests are every write dispatched to the configuration's "
+           "devices during the run: for dm-swaptier they include its migration copies "
+           "(the demoted blocks above), for dm-cache its promotions, writebacks and "
+           "metadata. p50/p90 are histogram bucket bounds (KiB); merge = queued / "
+           "dispatched write requests; fast read share = read sectors dispatched to "
+           "the fast device / all read sectors. \"time s\" is the workload's own "
+           "time: for hot/cold, the access phase only."]
     for p in pngs:
         md += ["", f"![{p}]({p})"]
     if problems:
