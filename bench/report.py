@@ -285,19 +285,19 @@ def main():
         met = {True: "yes", False: "**no**", None: "n/a"}[t["met"]]
         md.append(f"| {t['target']} | {t['measured']} | {t['goal']} | {met} |")
     md += ["", "## Per configuration and workload", "",
-           "| config | workload | verified | time s | x native | accesses/s | pswpout | "
+           "| config | workload | verified | time s | x native | accesses/s | pswpin | pswpout | "
            "write reqs | x native | avg KiB | p50 | p90 | merge | read reqs | fast read share |",
-           "|" + "---|" * 15]
+           "|" + "---|" * 16]
     for w in WORKLOADS:
         for c in CONFIGS:
             f = rows.get((c, w))
             if not f:
-                md.append(f"| {c} | {w} | did not run |" + " |" * 12)
+                md.append(f"| {c} | {w} | did not run |" + " |" * 13)
                 continue
             vn = f["vs_native"]
             md.append(f"| {c} | {w} | {'yes' if f['verified'] else '**no**'} | "
                       f"{f['workload_s']} | {vn['speed']} | {f['accesses_per_s']:.0f} | "
-                      f"{f['pswpout']} | {f['write_requests']} | {vn['write_requests']} | "
+                      f"{f['pswpin']} | {f['pswpout']} | {f['write_requests']} | {vn['write_requests']} | "
                       f"{f['write_avg_kib']} | {f['write_p50_kib']} | {f['write_p90_kib']} | "
                       f"{f['write_merge_ratio']} | {f['read_requests']} | "
                       f"{f['fast_read_share']} |")
