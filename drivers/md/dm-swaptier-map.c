@@ -23,6 +23,7 @@
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 
 #define SWT_P_FREE	0xffffffffU
 #define SWT_P_WRITING	0xfffffffeU
@@ -43,6 +44,13 @@ u32 swt_map_default_reserve(u64 nr_physical)
 	u64 r = nr_physical / 100;
 
 	return r < 256 ? 256 : (u32)min_t(u64, r, SWT_MAX_BLOCKS);
+}
+
+u32 swt_map_tier_use(u64 tier_blocks, u32 nr_logical)
+{
+	u64 cap = (u64)nr_logical + max(nr_logical, SWT_TIER_SLACK);
+
+	return (u32)min3(tier_blocks, cap, (u64)SWT_MAX_BLOCKS);
 }
 
 static bool swt_is_link(u32 v)
@@ -519,6 +527,19 @@ u64 swt_map_bytes(const struct swt_map *m)
 	       sizeof(*m);
 }
 
+/*
+ * kvmalloc refuses, with a warning, anything over INT_MAX bytes: the maps
+ * of more than 2^29 blocks (2 TiB) come from vmalloc, and may fail rather
+ * than invoke the OOM killer.
+ */
+static void *swt_map_array(size_t n, size_t size)
+{
+	if (n > INT_MAX / size)
+		return __vmalloc(n * size, GFP_KERNEL | __GFP_RETRY_MAYFAIL |
+				 __GFP_NOWARN);
+	return kvmalloc_array(n, size, GFP_KERNEL);
+}
+
 int swt_map_create(struct swt_map *m, u32 nr_logical, unsigned int nr_tiers,
 		   const u32 *tier_blocks, u32 reserve, unsigned int nr_cpus,
 		   u32 frontier_blocks)
@@ -551,8 +572,8 @@ int swt_map_create(struct swt_map *m, u32 nr_logical, unsigned int nr_tiers,
 	m->nr_cpus = nr_cpus;
 	m->frontier_blocks = frontier_blocks;
 
-	m->l2p = kvmalloc_array(nr_logical, sizeof(*m->l2p), GFP_KERNEL);
-	m->p2l = kvmalloc_array(total, sizeof(*m->p2l), GFP_KERNEL);
+	m->l2p = swt_map_array(nr_logical, sizeof(*m->l2p));
+	m->p2l = swt_map_array(total, sizeof(*m->p2l));
 	m->used = kvcalloc(BITS_TO_LONGS(total), sizeof(long), GFP_KERNEL);
 	m->front = kvcalloc((nr_cpus + 1) * nr_tiers, sizeof(*m->front),
 			    GFP_KERNEL);

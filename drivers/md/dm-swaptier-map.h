@@ -147,6 +147,15 @@ struct swt_alloc {
 u32 swt_map_default_reserve(u64 nr_physical);
 
 /*
+ * A tier holds at most every logical block, so a map of @nr_logical blocks
+ * uses at most nr_logical + max(nr_logical, SWT_TIER_SLACK) blocks of a
+ * tier: the rest of a large disk is left alone, and the reverse map costs
+ * memory in proportion to <len>, not to the disk.
+ */
+#define SWT_TIER_SLACK		262144U		/* 1 GiB */
+u32 swt_map_tier_use(u64 tier_blocks, u32 nr_logical);
+
+/*
  * Build a map of @nr_logical blocks over @nr_tiers tiers of @tier_blocks
  * blocks each. May sleep. Returns 0 or -errno; on error nothing is left
  * allocated.

@@ -437,6 +437,12 @@ enum swt_plan_result swt_plan_next(struct swt_planner *pl, struct swt_map *m,
 	return best;
 }
 
+u32 swt_plan_inflight_cap(const struct swt_planner *pl,
+			  const struct swt_map *m)
+{
+	return max(min(pl->knob[SWT_K_MIG_MAX_IO], m->reserve / 2), 1U);
+}
+
 int swt_plan_evacuate(struct swt_planner *pl, struct swt_map *m, int tier)
 {
 	u64 room = 0;

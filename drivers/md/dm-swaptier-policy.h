@@ -139,6 +139,14 @@ u32 swt_tier_free(const struct swt_map *m, unsigned int t);
 u32 swt_tier_low(const struct swt_planner *pl, const struct swt_map *m,
 		 unsigned int t);
 
+/*
+ * Blocks that copies between tiers may hold at once: migration_max_io,
+ * and never more than half the relocation reserve, so that writes always
+ * find the other half.
+ */
+u32 swt_plan_inflight_cap(const struct swt_planner *pl,
+			  const struct swt_map *m);
+
 /* Should a write that just landed on tier @t wake the planner? */
 bool swt_plan_wanted(const struct swt_planner *pl, const struct swt_map *m,
 		     unsigned int t);

@@ -23,6 +23,7 @@
 #include <linux/dm-kcopyd.h>
 #include <linux/jiffies.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -86,9 +87,13 @@ struct swt_mig {
 /*
  * The in-core state of one dm-swaptier device: shared by the tables of
  * that device which name the same tiers, so that a reload keeps the map.
+ * A device has one current pool, on swt_pools. A table loaded over other
+ * tiers or another length gets a pool of its own, which becomes the
+ * current one only at that table's preresume, and only if the current
+ * one maps nothing then (see swt_pool_bind()).
  */
 struct swt_pool {
-	struct list_head list;		/* on swt_pools */
+	struct list_head list;		/* on swt_pools while current */
 	struct mapped_device *md;
 	unsigned int ref;		/* tables using it, under swt_pools_lock */
 	unsigned int nr_tiers;
@@ -106,6 +111,13 @@ struct swt_pool {
 	struct workqueue_struct *wq;
 	struct work_struct worker;
 	struct delayed_work batch_work;
+	/*
+	 * Discards passed down to the tiers are synchronous: they run on a
+	 * queue of their own, so that no swap-out waits behind one.
+	 */
+	struct workqueue_struct *trim_wq;
+	struct work_struct trim_work;
+	bool trim_stopped;		/* suspended: issue no discard */
 	struct swt_batch_ent bvec[SWT_BATCH_MAX];	/* the batch worker's */
 
 	/* Migration, under lock unless noted. */
@@ -127,11 +139,20 @@ struct swt_pool {
 
 /* One table's instance: its devices and its options. */
 struct swt_target {
+	struct list_head list;		/* on swt_targets */
 	struct dm_target *ti;
 	struct swt_pool *pool;
+	/*
+	 * The device's current pool, when this table brought a pool of its
+	 * own: kept until this table's preresume, so that a refused resume
+	 * loses nothing (the previous table can be loaded again).
+	 */
+	struct swt_pool *prev;
 	unsigned int nr_tiers;
 	struct dm_dev *dev[SWT_MAX_TIERS];
-	u32 tier_blocks[SWT_MAX_TIERS];
+	u64 tier_size[SWT_MAX_TIERS];	/* the whole device, in blocks */
+	u32 tier_blocks[SWT_MAX_TIERS];	/* the part the map uses */
+	u32 reserve;			/* given, or the default */
 	bool discard_passdown;
 	u32 frontier_blocks;		/* 0: not given */
 	u32 reserve_blocks;		/* 0: not given */
@@ -156,8 +177,10 @@ struct swt_bio {
 	u8 ticket;
 };
 
+/* Protects swt_pools, swt_targets, and every pool's ref and list. */
 static DEFINE_MUTEX(swt_pools_lock);
 static LIST_HEAD(swt_pools);
+static LIST_HEAD(swt_targets);
 
 /*----------------------------------------------------------------*/
 
@@ -467,26 +490,41 @@ static void swt_do_reclaim(struct swt_pool *pool)
 	} while (more);
 }
 
+/* Queue the trim worker if discards wait and the device is not suspended. */
+static void swt_trim_kick(struct swt_pool *pool)
+{
+	bool kick;
+
+	spin_lock_irq(&pool->lock);
+	kick = pool->map.trim.count && !pool->trim_stopped;
+	spin_unlock_irq(&pool->lock);
+	if (kick)
+		queue_work(pool->trim_wq, &pool->trim_work);
+}
+
 /*
  * discard_passdown: discard freed runs on their tier before reuse, a batch
- * at a time. Returns true if more runs wait.
+ * at a time, then queue itself again while more wait. Suspend stops it
+ * with trim_stopped and cancel_work_sync().
  */
-static bool swt_do_trims(struct swt_pool *pool)
+static void swt_trim_worker(struct work_struct *work)
 {
+	struct swt_pool *pool = container_of(work, struct swt_pool, trim_work);
 	unsigned int tier, i;
 	swt_pblk_t pblk;
-	bool got;
+	bool got, wake;
 	u32 len;
 
 	for (i = 0; i < SWT_TRIM_BATCH; i++) {
 		spin_lock_irq(&pool->lock);
-		got = swt_map_trim_next(&pool->map, SWT_TRIM_MAX, &pblk, &len,
+		got = !pool->trim_stopped &&
+		      swt_map_trim_next(&pool->map, SWT_TRIM_MAX, &pblk, &len,
 					&tier);
 		if (got)
 			pool->st.trims++;
 		spin_unlock_irq(&pool->lock);
 		if (!got)
-			return false;
+			break;
 		/*
 		 * Advisory: a failed discard only means the space stays used
 		 * on the tier; the block is free for us either way.
@@ -499,7 +537,13 @@ static bool swt_do_trims(struct swt_pool *pool)
 		swt_map_trim_done(&pool->map, pblk, len);
 		spin_unlock_irq(&pool->lock);
 	}
-	return READ_ONCE(pool->map.trim.count) != 0;
+	/* the blocks discarded are free now: writes may be waiting for them */
+	spin_lock_irq(&pool->lock);
+	wake = !bio_list_empty(&pool->deferred);
+	spin_unlock_irq(&pool->lock);
+	if (wake)
+		queue_work(pool->wq, &pool->worker);
+	swt_trim_kick(pool);
 }
 
 /* Writes that found no free block: place them now, in arrival order. */
@@ -634,9 +678,7 @@ static void swt_worker(struct work_struct *work)
 	swt_do_deferred(pool);
 	swt_do_reclaim(pool);
 	swt_do_deferred(pool);
-	if (swt_do_trims(pool))
-		queue_work(pool->wq, &pool->worker);
-	swt_do_deferred(pool);
+	swt_trim_kick(pool);
 }
 
 /*----------------------------------------------------------------*/
@@ -747,13 +789,6 @@ static void swt_do_aging(struct swt_pool *pool)
 	spin_unlock_irq(&pool->lock);
 }
 
-/* Copies may hold at most this many blocks; writes keep the rest. */
-static u32 __swt_mig_cap(struct swt_pool *pool)
-{
-	return min(pool->plan.knob[SWT_K_MIG_MAX_IO],
-		   max(pool->map.reserve / 2, SWT_MIG_MAX_BLOCKS));
-}
-
 static void swt_mig_worker(struct work_struct *work)
 {
 	struct swt_pool *pool = container_of(to_delayed_work(work),
@@ -773,7 +808,7 @@ static void swt_mig_worker(struct work_struct *work)
 		spin_lock_irq(&pool->lock);
 		pool->mig_kicked = false;
 		slot = ffz(pool->mig_busy);
-		len = __swt_mig_cap(pool);
+		len = swt_plan_inflight_cap(&pool->plan, &pool->map);
 		len = min(SWT_MIG_MAX_BLOCKS,
 			  len - min(len, pool->mig_inflight));
 		if (pool->mig_stopped || slot >= SWT_MIG_SLOTS || !len) {
@@ -840,6 +875,13 @@ static void swt_pool_destroy(struct swt_pool *pool)
 	}
 	if (!IS_ERR_OR_NULL(pool->kc))
 		dm_kcopyd_client_destroy(pool->kc);
+	if (pool->trim_wq) {
+		spin_lock_irq(&pool->lock);
+		pool->trim_stopped = true;
+		spin_unlock_irq(&pool->lock);
+		cancel_work_sync(&pool->trim_work);
+		destroy_workqueue(pool->trim_wq);
+	}
 	if (pool->wq) {
 		cancel_delayed_work_sync(&pool->batch_work);
 		destroy_workqueue(pool->wq);
@@ -862,15 +904,18 @@ static struct swt_pool *swt_pool_create(struct dm_target *ti,
 		ti->error = "Cannot allocate the pool";
 		return ERR_PTR(-ENOMEM);
 	}
+	INIT_LIST_HEAD(&pool->list);
 	spin_lock_init(&pool->lock);
 	bio_list_init(&pool->deferred);
 	bio_list_init(&pool->batch);
 	INIT_WORK(&pool->worker, swt_worker);
 	INIT_DELAYED_WORK(&pool->batch_work, swt_batch_worker);
+	INIT_WORK(&pool->trim_work, swt_trim_worker);
 	INIT_DELAYED_WORK(&pool->mig_work, swt_mig_worker);
 	init_waitqueue_head(&pool->mig_wait);
 	swt_planner_init(&pool->plan);
 	pool->mig_stopped = true;	/* until the first resume */
+	pool->trim_stopped = true;
 	for (t = 0; t < SWT_MIG_SLOTS; t++)
 		pool->mig[t].pool = pool;
 	pool->md = dm_table_get_md(ti->table);
@@ -895,7 +940,9 @@ static struct swt_pool *swt_pool_create(struct dm_target *ti,
 	pool->wq = alloc_workqueue("dm-" DM_MSG_PREFIX, WQ_MEM_RECLAIM, 0);
 	pool->mig_wq = alloc_workqueue("dm-" DM_MSG_PREFIX "-mig",
 				       WQ_MEM_RECLAIM, 0);
-	if (!pool->wq || !pool->mig_wq) {
+	pool->trim_wq = alloc_workqueue("dm-" DM_MSG_PREFIX "-trim",
+					WQ_MEM_RECLAIM, 0);
+	if (!pool->wq || !pool->mig_wq || !pool->trim_wq) {
 		ti->error = "Cannot allocate the workqueues";
 		r = -ENOMEM;
 		goto bad;
@@ -921,93 +968,216 @@ static bool __swt_tier_evacuated(struct swt_pool *pool, unsigned int t)
 }
 
 /*
- * Can @st use @pool's map? Each tier must be the same device of the same
- * size, or replace an evacuated tier with a device at least as large (of
- * which the old size is used). Sets st->replace for the latter.
+ * Can @st use @pool's map? The length must be the same, and each tier the
+ * same device, or another device in place of an evacuated tier; either at
+ * least as large as the part of the tier the map uses (which stays what it
+ * is, even if the device grew or was replaced by a larger one). Sets
+ * *@replace to the tiers so replaced; changes nothing else.
  */
-static bool swt_pool_same_tiers(struct swt_pool *pool, struct swt_target *st)
+static bool swt_pool_fits(struct swt_pool *pool, struct swt_target *st,
+			  u32 nr_logical, unsigned long *replace)
 {
-	unsigned long replace = 0;
 	unsigned int t;
-	bool ok = true;
+	bool ok;
 
+	*replace = 0;
 	if (pool->nr_tiers != st->nr_tiers)
 		return false;
 	spin_lock_irq(&pool->lock);
+	ok = pool->map.nr_logical == nr_logical;
 	for (t = 0; t < st->nr_tiers && ok; t++) {
-		if (pool->tier_dev[t] == st->dev[t]->bdev->bd_dev &&
-		    pool->map.tier[t].nr_blocks == st->tier_blocks[t])
+		if (st->tier_size[t] < pool->map.tier[t].nr_blocks)
+			ok = false;
+		else if (pool->tier_dev[t] == st->dev[t]->bdev->bd_dev)
 			continue;
-		if (__swt_tier_evacuated(pool, t) &&
-		    pool->tier_dev[t] != st->dev[t]->bdev->bd_dev &&
-		    st->tier_blocks[t] >= pool->map.tier[t].nr_blocks)
-			__set_bit(t, &replace);
+		else if (__swt_tier_evacuated(pool, t))
+			__set_bit(t, replace);
 		else
 			ok = false;
 	}
 	spin_unlock_irq(&pool->lock);
-	if (!ok)
+	return ok;
+}
+
+static struct swt_pool *__swt_pool_find(struct mapped_device *md)
+{
+	struct swt_pool *pool;
+
+	lockdep_assert_held(&swt_pools_lock);
+	list_for_each_entry(pool, &swt_pools, list)
+		if (pool->md == md)
+			return pool;
+	return NULL;
+}
+
+/* Is another target of @ti's table a swaptier one? */
+static bool __swt_table_has_target(struct dm_target *ti)
+{
+	struct swt_target *other;
+
+	lockdep_assert_held(&swt_pools_lock);
+	list_for_each_entry(other, &swt_targets, list)
+		if (other->ti->table == ti->table)
+			return true;
+	return false;
+}
+
+/* Drop a table's reference; true if the caller must destroy the pool. */
+static bool __swt_pool_unref(struct swt_pool *pool)
+{
+	lockdep_assert_held(&swt_pools_lock);
+	if (--pool->ref)
 		return false;
-	for_each_set_bit(t, &replace, st->nr_tiers)
-		st->tier_blocks[t] = pool->map.tier[t].nr_blocks;
-	st->replace = replace;
+	list_del_init(&pool->list);
 	return true;
+}
+
+static void swt_pool_put(struct swt_pool *pool)
+{
+	bool last;
+
+	mutex_lock(&swt_pools_lock);
+	last = __swt_pool_unref(pool);
+	mutex_unlock(&swt_pools_lock);
+	if (last)
+		swt_pool_destroy(pool);
+}
+
+/*
+ * <len> must fit in the tiers (the part of each that the map uses) less
+ * the relocation reserve. Sets st->reserve.
+ */
+static int swt_check_room(struct dm_target *ti, struct swt_target *st,
+			  u32 nr_logical)
+{
+	u64 total = 0, max;
+	unsigned int t;
+
+	for (t = 0; t < st->nr_tiers; t++)
+		total += st->tier_blocks[t];
+	if (total > SWT_MAX_BLOCKS) {
+		ti->error = "Tiers hold more than 2^31 blocks";
+		return -EINVAL;
+	}
+	st->reserve = st->reserve_blocks ?: swt_map_default_reserve(total);
+	max = total > st->reserve ? total - st->reserve : 0;
+	if (nr_logical > max) {
+		swt_ctr_error(ti, "Length %llu exceeds the maximum %llu sectors (reserve %u)",
+			      (unsigned long long)ti->len,
+			      (unsigned long long)max * SWT_BLOCK_SECTORS,
+			      st->reserve);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /*
  * Find the pool of this device (a reload) or make a new one. A reload
- * with the same tiers and length shares the pool, and so the map; so does
- * one that puts a new device in place of an evacuated tier. One that
- * changes them otherwise would start from an empty map, so it is refused
- * while the live table maps any block (swapoff and discard first).
+ * with the same tiers and length shares the current pool, and so the map;
+ * so does one that puts a new device in place of an evacuated tier. One
+ * that changes them otherwise gets a new, empty pool: it is refused while
+ * the current pool maps any block (swapoff and discard first), and checked
+ * again at preresume, since the live table may write until then.
  */
 static int swt_pool_bind(struct dm_target *ti, struct swt_target *st,
-			 u32 nr_logical, u32 reserve)
+			 u32 nr_logical)
 {
 	struct mapped_device *md = dm_table_get_md(ti->table);
-	struct swt_pool *pool;
-	int r = 0;
+	struct swt_pool *pool, *cur;
+	unsigned long replace;
+	unsigned int t;
+	u32 mapped;
+	int r;
 
 	mutex_lock(&swt_pools_lock);
-	list_for_each_entry(pool, &swt_pools, list) {
-		if (pool->md != md)
-			continue;
-		if (swt_pool_same_tiers(pool, st) &&
-		    pool->map.nr_logical == nr_logical) {
-			pool->ref++;
-			st->pool = pool;
+	if (__swt_table_has_target(ti)) {
+		ti->error = "Only one swaptier target is allowed per device";
+		r = -EINVAL;
+		goto out;
+	}
+	for (t = 0; t < st->nr_tiers; t++)
+		st->tier_blocks[t] = swt_map_tier_use(st->tier_size[t],
+						      nr_logical);
+	cur = __swt_pool_find(md);
+	if (cur && swt_pool_fits(cur, st, nr_logical, &replace)) {
+		for (t = 0; t < st->nr_tiers; t++)
+			st->tier_blocks[t] = cur->map.tier[t].nr_blocks;
+		r = swt_check_room(ti, st, nr_logical);
+		if (r)
 			goto out;
-		}
-		if (READ_ONCE(pool->map.nr_mapped)) {
+		st->replace = replace;
+		cur->ref++;
+		st->pool = cur;
+		goto added;
+	}
+	if (cur) {
+		spin_lock_irq(&cur->lock);
+		mapped = cur->map.nr_mapped;
+		spin_unlock_irq(&cur->lock);
+		if (mapped) {
 			swt_ctr_error(ti, "Cannot change tiers or length: %u blocks mapped",
-				      READ_ONCE(pool->map.nr_mapped));
+				      mapped);
 			r = -EBUSY;
 			goto out;
 		}
-		break;
 	}
-	pool = swt_pool_create(ti, st, nr_logical, reserve);
+	r = swt_check_room(ti, st, nr_logical);
+	if (r)
+		goto out;
+	pool = swt_pool_create(ti, st, nr_logical, st->reserve);
 	if (IS_ERR(pool)) {
 		r = PTR_ERR(pool);
 		goto out;
 	}
-	list_add(&pool->list, &swt_pools);
 	st->pool = pool;
+	if (cur) {
+		cur->ref++;
+		st->prev = cur;
+	} else {
+		list_add(&pool->list, &swt_pools);
+	}
+added:
+	list_add(&st->list, &swt_targets);
 out:
 	mutex_unlock(&swt_pools_lock);
 	return r;
 }
 
-static void swt_pool_put(struct swt_pool *pool)
+/*
+ * At preresume of a table that brought its own pool: make it the device's
+ * current pool, unless the current one mapped blocks after this table was
+ * loaded. The previous pool stays alive, held by this table, until a table
+ * over its tiers is loaded again. Returns 0 or -EBUSY.
+ */
+static int swt_pool_switch(struct dm_target *ti, struct swt_target *st)
 {
+	struct swt_pool *prev;
+	bool last = false;
+	u32 mapped;
+
 	mutex_lock(&swt_pools_lock);
-	if (--pool->ref) {
+	prev = st->prev;
+	if (!prev) {
 		mutex_unlock(&swt_pools_lock);
-		return;
+		return 0;
 	}
-	list_del(&pool->list);
+	spin_lock_irq(&prev->lock);
+	mapped = prev->map.nr_mapped;
+	spin_unlock_irq(&prev->lock);
+	if (mapped) {
+		mutex_unlock(&swt_pools_lock);
+		DMERR("%s: cannot resume a table over other tiers or of another length: %u blocks were written after it was loaded; load the previous table again",
+		      dm_device_name(dm_table_get_md(ti->table)), mapped);
+		return -EBUSY;
+	}
+	list_del_init(&prev->list);
+	list_add(&st->pool->list, &swt_pools);
+	st->prev = NULL;
+	last = __swt_pool_unref(prev);
 	mutex_unlock(&swt_pools_lock);
-	swt_pool_destroy(pool);
+	if (last)
+		swt_pool_destroy(prev);
+	return 0;
 }
 
 /*----------------------------------------------------------------*/
@@ -1016,8 +1186,14 @@ static void swt_destroy(struct swt_target *st)
 {
 	unsigned int t;
 
-	if (st->pool)
+	if (st->pool) {
+		mutex_lock(&swt_pools_lock);
+		list_del(&st->list);
+		mutex_unlock(&swt_pools_lock);
 		swt_pool_put(st->pool);
+	}
+	if (st->prev)
+		swt_pool_put(st->prev);
 	for (t = 0; t < st->nr_tiers; t++)
 		if (st->dev[t])
 			dm_put_device(st->ti, st->dev[t]);
@@ -1065,14 +1241,14 @@ static int swt_parse_tiers(struct dm_target *ti, struct swt_target *st,
 				      path);
 			return -EINVAL;
 		}
+		/* any size: the map uses only what <len> can need of it */
 		sectors = bdev_nr_sectors(st->dev[t]->bdev);
-		if (sectors < SWT_BLOCK_SECTORS ||
-		    sectors / SWT_BLOCK_SECTORS > SWT_MAX_BLOCKS) {
+		if (sectors < SWT_BLOCK_SECTORS) {
 			swt_ctr_error(ti, "Tier device %.100s: size %llu sectors is out of range",
 				      path, (unsigned long long)sectors);
 			return -EINVAL;
 		}
-		st->tier_blocks[t] = sectors / SWT_BLOCK_SECTORS;
+		st->tier_size[t] = sectors / SWT_BLOCK_SECTORS;
 	}
 	return 0;
 }
@@ -1189,30 +1365,17 @@ static int swt_parse_options(struct dm_target *ti, struct swt_target *st,
 	return 0;
 }
 
-/* <len> must fit in the tiers less the relocation reserve. */
-static int swt_check_length(struct dm_target *ti, struct swt_target *st,
-			    u32 *nr_logical, u32 *reserve)
+/* <len>: whole blocks, and no more than the map can address. */
+static int swt_check_length(struct dm_target *ti, u32 *nr_logical)
 {
-	u64 total = 0, max;
-	unsigned int t;
-
-	for (t = 0; t < st->nr_tiers; t++)
-		total += st->tier_blocks[t];
-	if (total > SWT_MAX_BLOCKS) {
-		ti->error = "Tiers hold more than 2^31 blocks";
-		return -EINVAL;
-	}
-	*reserve = st->reserve_blocks ?: swt_map_default_reserve(total);
-	max = total > *reserve ? total - *reserve : 0;
 	if (!ti->len || ti->len % SWT_BLOCK_SECTORS) {
 		ti->error = "Device length must be a positive multiple of 8 sectors";
 		return -EINVAL;
 	}
-	if (ti->len / SWT_BLOCK_SECTORS > max) {
-		swt_ctr_error(ti, "Length %llu exceeds the maximum %llu sectors (reserve %u)",
+	if (ti->len / SWT_BLOCK_SECTORS > SWT_MAX_BLOCKS) {
+		swt_ctr_error(ti, "Length %llu exceeds the maximum %llu sectors",
 			      (unsigned long long)ti->len,
-			      (unsigned long long)max * SWT_BLOCK_SECTORS,
-			      *reserve);
+			      (unsigned long long)SWT_MAX_BLOCKS * SWT_BLOCK_SECTORS);
 		return -EINVAL;
 	}
 	*nr_logical = ti->len / SWT_BLOCK_SECTORS;
@@ -1226,7 +1389,7 @@ static int swt_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 {
 	struct dm_arg_set as = { .argc = argc, .argv = argv };
 	struct swt_target *st;
-	u32 nr_logical, reserve;
+	u32 nr_logical;
 	int r;
 
 	st = kzalloc(sizeof(*st), GFP_KERNEL);
@@ -1242,10 +1405,10 @@ static int swt_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	r = swt_parse_options(ti, st, &as);
 	if (r)
 		goto bad;
-	r = swt_check_length(ti, st, &nr_logical, &reserve);
+	r = swt_check_length(ti, &nr_logical);
 	if (r)
 		goto bad;
-	r = swt_pool_bind(ti, st, nr_logical, reserve);
+	r = swt_pool_bind(ti, st, nr_logical);
 	if (r)
 		goto bad;
 
@@ -1270,22 +1433,34 @@ static void swt_dtr(struct dm_target *ti)
 
 /*----------------------------------------------------------------*/
 
-/* A tier this table replaces must still be empty when it goes live. */
+/*
+ * The last point where this table can refuse to go live; the device stays
+ * suspended if it does, and the map is kept, so loading the previous table
+ * again and resuming loses nothing. A table with a pool of its own needs
+ * the current pool empty; a tier this table replaces must still be empty
+ * (its evacuation may have been cancelled meanwhile: that is fine).
+ */
 static int swt_preresume(struct dm_target *ti)
 {
 	struct swt_target *st = ti->private;
 	struct swt_pool *pool = st->pool;
 	unsigned int t;
-	int r = 0;
+	u32 mapped = 0;
+	int r;
 
+	r = swt_pool_switch(ti, st);
+	if (r)
+		return r;
 	spin_lock_irq(&pool->lock);
 	for_each_set_bit(t, &st->replace, st->nr_tiers)
-		if (!__swt_tier_evacuated(pool, t))
-			r = -EBUSY;
+		mapped += pool->map.tier[t].nr_mapped;
 	spin_unlock_irq(&pool->lock);
-	if (r)
-		DMERR("cannot replace a tier that is no longer evacuated");
-	return r;
+	if (mapped) {
+		DMERR("%s: cannot resume a table that replaces a tier: the tier maps %u blocks again; load the previous table again",
+		      dm_device_name(dm_table_get_md(ti->table)), mapped);
+		return -EBUSY;
+	}
+	return 0;
 }
 
 static void swt_resume(struct dm_target *ti)
@@ -1303,32 +1478,47 @@ static void swt_resume(struct dm_target *ti)
 	spin_lock_irq(&pool->lock);
 	pool->map.trim_mask = mask;
 	pool->map.frontier_blocks = st->frontier_blocks ?: SWT_FRONTIER_DEFAULT;
+	pool->map.reserve = st->reserve;
 	memcpy(pool->plan.knob, st->knob, sizeof(st->knob));
-	/* Evacuated tiers this table replaces take blocks again. */
-	for_each_set_bit(t, &st->replace, st->nr_tiers) {
+	/*
+	 * I/O goes through this table's devices from now on: the previous
+	 * table's may be closed once it is destroyed.
+	 */
+	for (t = 0; t < st->nr_tiers; t++) {
 		pool->tier_dev[t] = st->dev[t]->bdev->bd_dev;
 		pool->bdev[t] = st->dev[t]->bdev;
+	}
+	/* Evacuated tiers this table replaces take blocks again. */
+	for_each_set_bit(t, &st->replace, st->nr_tiers)
 		if (pool->plan.evacuate == (int)t)
 			swt_plan_evacuate(&pool->plan, &pool->map, -1);
-	}
 	st->replace = 0;
 	WRITE_ONCE(pool->next_age, jiffies +
 		   msecs_to_jiffies(pool->plan.knob[SWT_K_HEAT_PERIOD]));
+	pool->trim_stopped = false;
 	spin_unlock_irq(&pool->lock);
 	swt_mig_restart(pool);
+	swt_trim_kick(pool);
 }
 
 static void swt_postsuspend(struct dm_target *ti)
 {
 	struct swt_target *st = ti->private;
 
+	struct swt_pool *pool = st->pool;
+
 	/*
 	 * No bio is in flight now. Let the copies between tiers finish (they
-	 * go to the tiers directly, so dm did not wait for them), then the
-	 * last trims.
+	 * go to the tiers directly, so dm did not wait for them) and start no
+	 * more; then the same for the discards passed down, which the trim
+	 * worker would otherwise go on issuing by queueing itself again.
 	 */
-	swt_mig_stop(st->pool);
-	flush_work(&st->pool->worker);
+	swt_mig_stop(pool);
+	spin_lock_irq(&pool->lock);
+	pool->trim_stopped = true;
+	spin_unlock_irq(&pool->lock);
+	flush_work(&pool->worker);
+	cancel_work_sync(&pool->trim_work);
 }
 
 /*----------------------------------------------------------------*/
@@ -1437,7 +1627,7 @@ static void swt_status(struct dm_target *ti, status_type_t type,
 			DMEMIT(",tier_%u_name=%s", t, st->dev[t]->name);
 		DMEMIT(",discard_passdown=%c,frontier_blocks=%u,reserve_blocks=%u",
 		       st->discard_passdown ? 'y' : 'n',
-		       st->pool->map.frontier_blocks, st->pool->map.reserve);
+		       st->frontier_blocks ?: SWT_FRONTIER_DEFAULT, st->reserve);
 		for (k = 0; k < SWT_NR_KNOBS; k++)
 			sz = swt_emit_knob(st, k, ",", "=", result, maxlen, sz);
 		DMEMIT(";");
@@ -1465,7 +1655,18 @@ static unsigned int swt_emit_extent(struct swt_map *m, const struct swt_extent *
 	return sz;
 }
 
-/* map <first_block> <count>: the mapping as run-length extents. */
+/*
+ * Room the map message keeps for one extent line ("%u %u %u %u\n") and the
+ * closing "next %u\n" line.
+ */
+#define SWT_MAP_LINE_MAX	48U
+
+/*
+ * map <first_block> <count>: the mapping as run-length extents. The reply
+ * stops before the result buffer fills: it then ends with "next <block>",
+ * the first block not listed, for the caller to ask from. A full buffer
+ * would make libdevmapper retry the whole walk with a larger one.
+ */
 static int swt_msg_map(struct swt_pool *pool, unsigned int argc, char **argv,
 		       char *result, unsigned int maxlen)
 {
@@ -1473,6 +1674,7 @@ static int swt_msg_map(struct swt_pool *pool, unsigned int argc, char **argv,
 	struct swt_extent cur, e;
 	unsigned int sz = 0;
 	u32 first, count, l, end, n;
+	bool one = false;
 
 	if (argc != 3 || swt_parse_u32(argv[1], &first) ||
 	    swt_parse_u32(argv[2], &count) || !count) {
@@ -1491,6 +1693,7 @@ static int swt_msg_map(struct swt_pool *pool, unsigned int argc, char **argv,
 		spin_lock_irq(&pool->lock);
 		swt_map_lookup(m, to_lblk(l), min(end - l, SWT_MSG_CHUNK), &e);
 		spin_unlock_irq(&pool->lock);
+		cond_resched();
 		n = e.len;
 		/* Lookups stop at chunk ends; join what continues. */
 		if (cur.len && ((e.pblk == SWT_NO_PBLK && cur.pblk == SWT_NO_PBLK) ||
@@ -1500,12 +1703,21 @@ static int swt_msg_map(struct swt_pool *pool, unsigned int argc, char **argv,
 			cur.len += e.len;
 			continue;
 		}
-		if (cur.len)
+		if (cur.len) {
+			/* always list one extent, however small the buffer */
+			if (one && maxlen - sz < 2 * SWT_MAP_LINE_MAX) {
+				DMEMIT("next %u\n", from_lblk(cur.lblk));
+				return 1;
+			}
 			sz = swt_emit_extent(m, &cur, result, maxlen, sz);
+			one = true;
+		}
 		cur = e;
-		cond_resched();
 	}
-	swt_emit_extent(m, &cur, result, maxlen, sz);
+	if (one && maxlen - sz < 2 * SWT_MAP_LINE_MAX)
+		DMEMIT("next %u\n", from_lblk(cur.lblk));
+	else
+		swt_emit_extent(m, &cur, result, maxlen, sz);
 	return 1;
 }
 
@@ -1769,7 +1981,7 @@ static void swt_io_hints(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type swt_target_type = {
 	.name = "swaptier",
-	.version = { 1, 2, 0 },
+	.version = { 1, 3, 0 },
 	.module = THIS_MODULE,
 	.ctr = swt_ctr,
 	.dtr = swt_dtr,

@@ -28,6 +28,17 @@ expect_rc map-two-names 1 map a b
 expect_rc map-bad-from 1 map x --from abc
 expect_rc create-no-tiers 1 create only-a-name
 expect_rc create-bad-size 1 create x /dev/null --size 1000
+# sizes whose byte count does not fit in 64 bits, and non-numbers: usage errors
+expect_rc create-size-overflow 1 create x /dev/null --size 99999999999G
+expect_rc create-size-2p64 1 create x /dev/null --size 17179869184G
+expect_rc create-size-erange 1 create x /dev/null --size 18446744073709551616
+expect_rc create-size-erange-suffix 1 create x /dev/null --size 18446744073709551616G
+expect_rc create-size-negative 1 create x /dev/null --size -4096
+expect_rc create-size-empty 1 create x /dev/null --size ''
+expect_rc create-size-no-number 1 create x /dev/null --size G
+# the largest size that fits is taken: then /dev/null is not a block device
+expect_rc create-size-largest 2 create x /dev/null --size 17179869183G
+expect_rc create-size-ok 2 create x /dev/null --size 4G
 expect_rc create-discard-without-swap 1 create x /dev/null --discard
 expect_rc status-bad-watch 1 status --watch 0
 expect_rc status-two-names 1 status a b

@@ -30,6 +30,7 @@ unsigned long shim_warnings;
 static unsigned long total_moved, total_lost;
 long shim_fail_alloc_after = -1;
 long shim_live_allocs;
+long shim_vmallocs;
 
 #define MAX_LOG 512
 #define MAX_IO 64

@@ -11,6 +11,7 @@
 unsigned long shim_warnings;
 long shim_fail_alloc_after = -1;
 long shim_live_allocs;
+long shim_vmallocs;
 
 static struct swt_map m;
 static struct swt_policy pol;
@@ -416,6 +417,31 @@ static void test_memory_budget(void)
 	finish();
 }
 
+/*
+ * A 3 TiB disk under a 1 GiB device: only what <len> can need of it is
+ * used, so the reverse map stays small (the whole disk's would be 3 GiB,
+ * which kvmalloc refuses with a warning).
+ */
+static void test_big_tier_uses_what_len_needs(void)
+{
+	const u64 three_tib = 3ULL << 28, small = 1U << 14;
+	u32 logical = 1U << 18, tiers[2];
+
+	EXPECT_EQ(swt_map_tier_use(small, logical), small);
+	EXPECT_EQ(swt_map_tier_use(three_tib, logical), 2 * logical);
+	EXPECT_EQ(swt_map_tier_use(three_tib, 16), 16 + SWT_TIER_SLACK);
+	EXPECT_EQ(swt_map_tier_use(1ULL << 40, SWT_MAX_BLOCKS), SWT_MAX_BLOCKS);
+	/* a tier no larger than twice <len> is used whole, as before */
+	EXPECT_EQ(swt_map_tier_use(2 * (u64)logical, logical), 2 * logical);
+
+	tiers[0] = small;
+	tiers[1] = swt_map_tier_use(three_tib, logical);
+	EXPECT_EQ(swt_map_create(&m, logical, 2, tiers, 256, 2, 256), 0);
+	EXPECT(swt_map_bytes(&m) < 16ULL << 20);
+	EXPECT_EQ(shim_vmallocs, 0);
+	finish();
+}
+
 int main(void)
 {
 	static const struct unit_test tests[] = {
@@ -435,6 +461,7 @@ int main(void)
 		{ "batch_fits_one_run", test_batch_fits_one_run },
 		{ "alloc_failure_unwinds", test_alloc_failure_unwinds },
 		{ "memory_budget", test_memory_budget },
+		{ "big_tier_uses_what_len_needs", test_big_tier_uses_what_len_needs },
 	};
 
 	return unit_run("map", tests, sizeof(tests) / sizeof(tests[0]));

@@ -11,6 +11,7 @@
 unsigned long shim_warnings;
 long shim_fail_alloc_after = -1;
 long shim_live_allocs;
+long shim_vmallocs;
 
 static char err[160];
 
@@ -155,17 +156,179 @@ static void test_map(void)
 		"0 5 - 7\n",
 	};
 	struct swt_extent e[8];
+	uint64_t next;
 	size_t n, i;
+	int more;
 
-	EXPECT_EQ(swt_parse_map(rec, e, 8, &n, err, sizeof(err)), 0);
+	EXPECT_EQ(swt_parse_map(rec, e, 8, &n, &more, &next, err, sizeof(err)), 0);
 	EXPECT_EQ(n, 3);
+	EXPECT_EQ(more, 0);
+	EXPECT_EQ(next, 0);
 	EXPECT_EQ(e[0].tier, -1);
 	EXPECT_EQ(e[1].tier, 0);
 	EXPECT_EQ(e[1].pblk, 1024);
 	EXPECT_EQ(e[2].len, 2048);
-	EXPECT_EQ(swt_parse_map(rec, e, 2, &n, err, sizeof(err)), -1);
+	EXPECT_EQ(swt_parse_map(rec, e, 2, &n, &more, &next, err, sizeof(err)), -1);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		EXPECT_EQ(swt_parse_map(bad[i], e, 8, &n, err, sizeof(err)), -1);
+		EXPECT_EQ(swt_parse_map(bad[i], e, 8, &n, &more, &next, err, sizeof(err)), -1);
+}
+
+/* Expect text to be refused with a reason that contains why. */
+static void map_refused(const char *text, const char *why)
+{
+	struct swt_extent e[8];
+	uint64_t next;
+	size_t n;
+	int more;
+
+	err[0] = 0;
+	EXPECT_EQ(swt_parse_map(text, e, 8, &n, &more, &next, err, sizeof(err)), -1);
+	if (!strstr(err, why)) {
+		fprintf(stderr, "  '%s': error '%s', expected one about '%s'\n", text,
+			err, why);
+		unit_failed_checks++;
+	}
+}
+
+/* A line without its newline: the kernel's output was cut. */
+static void test_map_no_newline(void)
+{
+	map_refused("0 1024 - -\n1024 1024 0 1024", "line 2 is incomplete (no newline)");
+	map_refused("0 5 - -", "line 1 is incomplete (no newline)");
+	map_refused("0 5 0 7  ", "line 1 is incomplete (no newline)");
+	map_refused("0 5 - -\nnext 5", "line 2 is incomplete (no newline)");
+}
+
+static void test_heat_no_newline(void)
+{
+	static const char * const bad[] = {
+		"heat 0 1 2 4 8 16 32 64\ntier0 1 2 3 4 5 6 7 8",
+		"heat 0 1 2 4 8 16 32 64\ntier0 1 2 3 4 5 6 7 8 ",
+		"heat 0 1 2 4 8 16 32 64",
+	};
+	uint64_t h[SWT_MAX_TIERS][SWT_HEAT_BUCKETS];
+	unsigned int n, i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		EXPECT_EQ(swt_parse_heat(bad[i], h, &n, err, sizeof(err)), -1);
+		EXPECT(strstr(err, "incomplete (no newline)"));
+	}
+}
+
+/* A response cut short by the kernel ends in "next <block>". */
+static void test_map_next(void)
+{
+	static const char *cut = "0 1024 - -\n1024 1024 0 1024\nnext 2048\n";
+	struct swt_extent e[8];
+	uint64_t next;
+	size_t n;
+	int more;
+
+	EXPECT_EQ(swt_parse_map(cut, e, 8, &n, &more, &next, err, sizeof(err)), 0);
+	EXPECT_EQ(n, 2);
+	EXPECT_EQ(more, 1);
+	EXPECT_EQ(next, 2048);
+	EXPECT_EQ(e[1].lblk, 1024);
+	EXPECT_EQ(e[1].pblk, 1024);
+	/* the "next" line is not an extent: max 2 is room enough */
+	EXPECT_EQ(swt_parse_map(cut, e, 2, &n, &more, &next, err, sizeof(err)), 0);
+	EXPECT_EQ(more, 1);
+	EXPECT_EQ(swt_parse_map("7 1 1 3\nnext 8\n", e, 8, &n, &more, &next, err,
+				sizeof(err)), 0);
+	EXPECT_EQ(n, 1);
+	EXPECT_EQ(next, 8);
+	map_refused("0 5 - -\nnext\n", "line 2 is malformed");
+	map_refused("0 5 - -\nnext x\n", "line 2 is malformed");
+	map_refused("0 5 - -\nnext5\n", "line 2 is malformed");
+	map_refused("0 5 - -\nnext 5 6\n", "line 2 has extra fields");
+}
+
+static void test_map_next_not_last(void)
+{
+	map_refused("0 5 - -\nnext 5\n5 5 0 0\n", "line 2: 'next' is not the last line");
+	map_refused("0 5 - -\nnext 5\nnext 5\n", "line 2: 'next' is not the last line");
+	map_refused("0 5 - -\nnext 5\n\n", "line 2: 'next' is not the last line");
+}
+
+static void test_map_next_wrong_block(void)
+{
+	map_refused("0 5 - -\nnext 4\n", "line 2: next 4 is not the end 5 of the last extent");
+	map_refused("0 5 - -\nnext 6\n", "line 2: next 6 is not the end 5 of the last extent");
+	map_refused("0 5 - -\n5 3 1 9\nnext 5\n",
+		    "line 3: next 5 is not the end 8 of the last extent");
+	map_refused("next 0\n", "line 1: 'next' without an extent before it");
+	map_refused("next 5\n", "line 1: 'next' without an extent before it");
+}
+
+/*
+ * The tool's loop on map responses: a stand-in kernel lists at most
+ * per_response extents of a map of 3-block extents, then "next". The loop
+ * covers the range exactly, and stops.
+ */
+static size_t fake_map(uint64_t from, uint64_t count, size_t per_response,
+		       char *buf, size_t len)
+{
+	uint64_t l = from, end = from + count, e;
+	size_t off = 0, k;
+
+	for (k = 0; l < end; k++, l = e) {
+		e = (l / 3 + 1) * 3 < end ? (l / 3 + 1) * 3 : end;
+		if (k == per_response)
+			return off + snprintf(buf + off, len - off, "next %llu\n",
+					      (unsigned long long)l);
+		off += snprintf(buf + off, len - off, "%llu %llu %s\n",
+				(unsigned long long)l, (unsigned long long)(e - l),
+				(l / 3) % 2 ? "- -" : "0 77");
+	}
+	return off;
+}
+
+static void test_map_loop(void)
+{
+	struct swt_extent e[64], *ext = e;
+	uint64_t cur = 1, end = 100, next;
+	size_t n, got, rounds = 0;
+	char buf[2048];
+	int more;
+
+	n = 0;
+	while (cur < end && rounds++ < 100) {
+		fake_map(cur, end - cur, 5, buf, sizeof(buf));
+		EXPECT_EQ(swt_parse_map(buf, ext + n, 64 - n, &got, &more, &next, err,
+					sizeof(err)), 0);
+		EXPECT_EQ(swt_map_advance(&cur, end, ext + n, got, more, err,
+					  sizeof(err)), 0);
+		n += got;
+	}
+	EXPECT_EQ(rounds, 7);		/* 34 extents, 5 a response */
+	EXPECT_EQ(cur, 100);
+	EXPECT_EQ(n, 34);
+	EXPECT_EQ(e[0].lblk, 1);
+	EXPECT_EQ(e[0].len, 2);
+	if (n == 34)
+		EXPECT_EQ(e[33].lblk + e[33].len, 100);
+
+	/* responses the loop must refuse, or it would not move on */
+	cur = 10;
+	EXPECT_EQ(swt_map_advance(&cur, 20, e, 0, 1, err, sizeof(err)), -1);
+	EXPECT(strstr(err, "no extent"));
+	e[0].lblk = 9;
+	e[0].len = 4;
+	EXPECT_EQ(swt_map_advance(&cur, 20, e, 1, 1, err, sizeof(err)), -1);
+	e[0].lblk = 10;
+	e[0].len = 11;
+	EXPECT_EQ(swt_map_advance(&cur, 20, e, 1, 0, err, sizeof(err)), -1);
+	e[0].len = 4;
+	EXPECT_EQ(swt_map_advance(&cur, 20, e, 1, 0, err, sizeof(err)), -1);
+	EXPECT(strstr(err, "without a 'next' line"));
+	EXPECT_EQ(cur, 10);
+	EXPECT_EQ(swt_map_advance(&cur, 20, e, 1, 1, err, sizeof(err)), 0);
+	EXPECT_EQ(cur, 14);
+	e[0].lblk = 14;
+	e[0].len = 6;
+	EXPECT_EQ(swt_map_advance(&cur, 20, e, 1, 0, err, sizeof(err)), 0);
+	EXPECT_EQ(cur, 20);
 }
 
 static void test_trace(void)
@@ -216,6 +379,12 @@ int main(void)
 		{ "heat", test_heat },
 		{ "table", test_table },
 		{ "map", test_map },
+		{ "map_no_newline", test_map_no_newline },
+		{ "heat_no_newline", test_heat_no_newline },
+		{ "map_next", test_map_next },
+		{ "map_next_not_last", test_map_next_not_last },
+		{ "map_next_wrong_block", test_map_next_wrong_block },
+		{ "map_loop", test_map_loop },
 		{ "trace", test_trace },
 	};
 

@@ -10,6 +10,7 @@
 unsigned long shim_warnings;
 long shim_fail_alloc_after = -1;
 long shim_live_allocs;
+long shim_vmallocs;
 
 static struct swt_map m;
 static struct swt_policy pol;
@@ -284,6 +285,26 @@ static void test_heat_histogram(void)
 	teardown();
 }
 
+/* Copies in flight never hold more than half the reserve (>= 16). */
+static void test_inflight_cap(void)
+{
+	const u32 tiers[] = { 100, 400 };
+	u32 r;
+
+	swt_planner_init(&pl);
+	for (r = SWT_RESERVE_MIN; r <= 4096; r *= 2) {
+		EXPECT_EQ(swt_map_create(&m, 400, 2, tiers, r < 100 ? r : 100,
+					 1, 16), 0);
+		m.reserve = r;
+		EXPECT(swt_plan_inflight_cap(&pl, &m) <= r / 2);
+		EXPECT(swt_plan_inflight_cap(&pl, &m) >= 1);
+		swt_map_destroy(&m);
+	}
+	m.reserve = 10000;
+	EXPECT_EQ(swt_plan_inflight_cap(&pl, &m), pl.knob[SWT_K_MIG_MAX_IO]);
+	EXPECT_EQ(shim_live_allocs, 0);
+}
+
 int main(void)
 {
 	static const struct unit_test tests[] = {
@@ -295,6 +316,7 @@ int main(void)
 		{ "evacuate", test_evacuate },
 		{ "write_wins_over_copy", test_write_wins_over_copy },
 		{ "heat_histogram", test_heat_histogram },
+		{ "inflight_cap", test_inflight_cap },
 	};
 
 	return unit_run("policy", tests, sizeof(tests) / sizeof(tests[0]));

@@ -380,6 +380,53 @@ static int cmd_status(int argc, char **argv)
 /*----------------------------------------------------------------*/
 /* map */
 
+/*
+ * The extents of blocks from..from+count-1, *n of them (malloc'ed). The
+ * kernel lists what fits in its response buffer; a response cut short ends
+ * in "next <block>", and the rest is asked for from that block, until the
+ * whole range is covered. Dies on any error.
+ */
+static struct swt_extent *get_map(const char *name, uint64_t from,
+				  uint64_t count, size_t *n)
+{
+	uint64_t cur = from, end = from + count, next;
+	struct swt_extent *ext = NULL;
+	char msg[96], err[160], *resp;
+	size_t cap = 0, room, got;
+	int more;
+
+	*n = 0;
+	do {
+		snprintf(msg, sizeof(msg), "map %" PRIu64 " %" PRIu64, cur, end - cur);
+		resp = dm_message(name, msg);
+		room = strlen(resp) / 8 + 1;	/* a line has at least 8 bytes */
+		if (cap - *n < room) {
+			void *ne;
+
+			cap = 2 * cap > *n + room ? 2 * cap : *n + room;
+			ne = realloc(ext, cap * sizeof(*ext));
+			if (!ne)
+				die(EXIT_DEVICE, "out of memory");
+			ext = ne;
+		}
+		/* cur moves forward each time round, or this dies */
+		if (swt_parse_map(resp, ext + *n, room, &got, &more, &next, err, sizeof(err)) ||
+		    swt_map_advance(&cur, end, ext + *n, got, more, err, sizeof(err)))
+			die(EXIT_DEVICE, "%s: %s (response to '%s')", name, err, msg);
+		free(resp);
+		*n += got;
+	} while (cur < end);
+	return ext;
+}
+
+/* Does b continue a, as one extent would (the kernel joins such runs)? */
+static bool continues(const struct swt_extent *a, const struct swt_extent *b)
+{
+	if (a->tier < 0 || b->tier < 0)
+		return a->tier == b->tier;
+	return a->tier == b->tier && a->pblk + a->len == b->pblk;
+}
+
 static int cmd_map(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -394,8 +441,8 @@ static int cmd_map(int argc, char **argv)
 	struct swt_extent *ext;
 	struct swt_status st;
 	bool summary = false;
-	char msg[96], err[160], *resp, *end;
-	size_t n, i, cap;
+	size_t n, i, joined = 0;
+	char *end;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "f:c:sh", opts, NULL)) != -1) {
@@ -423,36 +470,67 @@ static int cmd_map(int argc, char **argv)
 		    from, st.logical);
 	if (!count || count > st.logical - from)
 		count = st.logical - from;
-	snprintf(msg, sizeof(msg), "map %" PRIu64 " %" PRIu64, from, count);
-	resp = dm_message(argv[optind], msg);
-	cap = strlen(resp) / 8 + 1;
-	ext = calloc(cap, sizeof(*ext));
-	if (!ext || swt_parse_map(resp, ext, cap, &n, err, sizeof(err)))
-		die(EXIT_DEVICE, "%s: %s", argv[optind], ext ? err : "out of memory");
-	if (!summary) {
-		fputs(resp, stdout);
-		return 0;
-	}
+	ext = get_map(argv[optind], from, count, &n);
 	for (i = 0; i < n; i++) {
 		int k = ext[i].tier < 0 ? SWT_MAX_TIERS : ext[i].tier;
 
-		ext_count[k]++;
+		if (!summary) {
+			if (ext[i].tier < 0)
+				printf("%" PRIu64 " %" PRIu64 " - -\n", ext[i].lblk, ext[i].len);
+			else
+				printf("%" PRIu64 " %" PRIu64 " %d %" PRIu64 "\n", ext[i].lblk,
+				       ext[i].len, ext[i].tier, ext[i].pblk);
+			continue;
+		}
 		blocks[k] += ext[i].len;
+		/* an extent split where one response ended counts once */
+		if (i && continues(&ext[i - 1], &ext[i]))
+			continue;
+		ext_count[k]++;
+		joined++;
 	}
-	printf("blocks %" PRIu64 "-%" PRIu64 ": %zu extents\n", from, from + count - 1, n);
+	free(ext);
+	if (!summary)
+		return 0;
+	printf("blocks %" PRIu64 "-%" PRIu64 ": %zu extents\n", from, from + count - 1, joined);
 	for (i = 0; i < st.nr_tiers; i++)
 		printf("  tier %zu: %" PRIu64 " blocks in %" PRIu64
 		       " extents (avg %.1f blocks/extent)\n", i, blocks[i], ext_count[i],
 		       ratio(blocks[i], ext_count[i]));
 	printf("  unmapped: %" PRIu64 " blocks in %" PRIu64 " runs\n",
 	       blocks[SWT_MAX_TIERS], ext_count[SWT_MAX_TIERS]);
-	free(ext);
-	free(resp);
 	return 0;
 }
 
 /*----------------------------------------------------------------*/
 /* create, remove */
+
+/* SIZE: decimal digits, then K, M or G; -1 if not one or over 64 bits. */
+static int parse_size(const char *s, uint64_t *bytes)
+{
+	unsigned int shift = 0;
+	uint64_t v;
+	char *end;
+
+	if (*s < '0' || *s > '9')	/* strtoull takes spaces and signs */
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	if (*end == 'K' || *end == 'k')
+		shift = 10;
+	else if (*end == 'M' || *end == 'm')
+		shift = 20;
+	else if (*end == 'G' || *end == 'g')
+		shift = 30;
+	if (shift)
+		end++;
+	if (*end || v > UINT64_MAX >> shift)
+		return -1;
+	*bytes = v << shift;
+	return 0;
+}
 
 static int cmd_create(int argc, char **argv)
 {
@@ -465,7 +543,7 @@ static int cmd_create(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	char params[4096], opt[1024] = "", path[PATH_MAX], *end, *prio = NULL;
+	char params[4096], opt[1024] = "", path[PATH_MAX], *prio = NULL;
 	uint64_t size = 0, total = 0, reserve = 0, maxlen;
 	bool swap = false, discard = false;
 	int c, nopt = 0, i, ntiers;
@@ -474,14 +552,7 @@ static int cmd_create(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "s:o:wdp:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			size = strtoull(optarg, &end, 10);
-			if (*end == 'K' || *end == 'k')
-				size <<= 10, end++;
-			else if (*end == 'M' || *end == 'm')
-				size <<= 20, end++;
-			else if (*end == 'G' || *end == 'g')
-				size <<= 30, end++;
-			if (*end || !size || size % 4096)
+			if (parse_size(optarg, &size) || !size || size % 4096)
 				die(EXIT_USAGE, "create: --size must be a positive multiple of 4096 bytes (K, M, G suffixes)");
 			break;
 		case 'o': {

@@ -147,8 +147,11 @@ int swt_parse_heat(const char *text, uint64_t h[][SWT_HEAT_BUCKETS],
 	uint64_t tier;
 
 	*nr_tiers = 0;
-	if (strncmp(p, head, sizeof(head) - 1))
+	if (strncmp(p, head, sizeof(head) - 1)) {
+		if (*p && !strncmp(p, head, strlen(p)))
+			return fail(err, errlen, "heat: line 1 is incomplete (no newline)");
 		return fail(err, errlen, "heat: unexpected header (target version not supported?)");
+	}
 	p += sizeof(head) - 1;
 	for (t = 0; *p; t++) {
 		if (t >= SWT_MAX_TIERS || strncmp(p, "tier", 4))
@@ -161,8 +164,10 @@ int swt_parse_heat(const char *text, uint64_t h[][SWT_HEAT_BUCKETS],
 				return fail(err, errlen, "heat: tier %u bucket %u missing", t, b);
 		while (*p == ' ')
 			p++;
+		if (!*p)
+			return fail(err, errlen, "heat: line %u is incomplete (no newline)", t + 2);
 		if (*p != '\n')
-			return fail(err, errlen, "heat: tier %u line is too long or truncated", t);
+			return fail(err, errlen, "heat: tier %u line is too long", t);
 		p++;
 	}
 	if (!t)
@@ -193,23 +198,60 @@ int swt_parse_table(const char *params, struct swt_table *t, char *err,
 	return 0;
 }
 
+/* The rest of a map response's "next <block>\n" line, after "next". */
+static int map_next(const char *p, size_t line, const struct swt_extent *ext,
+		    size_t n, uint64_t *next, char *err, size_t errlen)
+{
+	uint64_t block, end;
+
+	if (*p != ' ' || field_u64(&p, &block))
+		return fail(err, errlen, "map: line %zu is malformed", line);
+	while (*p == ' ')
+		p++;
+	if (!*p)
+		return fail(err, errlen, "map: line %zu is incomplete (no newline)", line);
+	if (*p != '\n')
+		return fail(err, errlen, "map: line %zu has extra fields", line);
+	if (p[1])
+		return fail(err, errlen, "map: line %zu: 'next' is not the last line", line);
+	if (!n)
+		return fail(err, errlen, "map: line %zu: 'next' without an extent before it", line);
+	end = ext[n - 1].lblk + ext[n - 1].len;
+	if (block != end)
+		return fail(err, errlen,
+			    "map: line %zu: next %llu is not the end %llu of the last extent",
+			    line, (unsigned long long)block, (unsigned long long)end);
+	*next = block;
+	return 0;
+}
+
 int swt_parse_map(const char *text, struct swt_extent *ext, size_t max,
-		  size_t *n, char *err, size_t errlen)
+		  size_t *n, int *more, uint64_t *next, char *err,
+		  size_t errlen)
 {
 	const char *p = text;
 	char tier[16], phys[24];
 	size_t line = 0;
 
 	*n = 0;
+	*more = 0;
+	*next = 0;
 	while (*p) {
 		struct swt_extent e;
 		const char *q;
 		uint64_t tv;
 
 		line++;
+		if (!strncmp(p, "next", 4)) {
+			if (map_next(p + 4, line, ext, *n, next, err, errlen))
+				return -1;
+			*more = 1;
+			return 0;
+		}
 		if (*n == max)
 			return fail(err, errlen, "map: more than %zu extents", max);
 		if (field_u64(&p, &e.lblk) || field_u64(&p, &e.len) || !e.len ||
+		    e.len > UINT64_MAX - e.lblk ||
 		    field_word(&p, tier, sizeof(tier)) ||
 		    field_word(&p, phys, sizeof(phys)))
 			return fail(err, errlen, "map: line %zu is malformed", line);
@@ -229,12 +271,39 @@ int swt_parse_map(const char *text, struct swt_extent *ext, size_t max,
 			return fail(err, errlen, "map: line %zu does not follow the previous extent", line);
 		while (*p == ' ')
 			p++;
-		if (*p && *p != '\n')
+		/* A line cut before its newline: the kernel's output was cut. */
+		if (!*p)
+			return fail(err, errlen, "map: line %zu is incomplete (no newline)", line);
+		if (*p != '\n')
 			return fail(err, errlen, "map: line %zu has extra fields", line);
-		if (*p)
-			p++;
+		p++;
 		ext[(*n)++] = e;
 	}
+	return 0;
+}
+
+int swt_map_advance(uint64_t *cur, uint64_t end, const struct swt_extent *ext,
+		    size_t got, int more, char *err, size_t errlen)
+{
+	unsigned long long from = *cur, last;
+
+	if (!got)
+		return fail(err, errlen, "map: no extent listed from block %llu on", from);
+	if (ext[0].lblk != from)
+		return fail(err, errlen,
+			    "map: extents from block %llu asked for, from %llu listed",
+			    from, (unsigned long long)ext[0].lblk);
+	/* swt_parse_map made the extents consecutive, each at least 1 long */
+	last = ext[got - 1].lblk + ext[got - 1].len;
+	if (last > end)
+		return fail(err, errlen,
+			    "map: extents up to block %llu asked for, up to %llu listed",
+			    (unsigned long long)end - 1, last - 1);
+	if (!more && last != end)
+		return fail(err, errlen,
+			    "map: the extents stop at block %llu, not %llu, without a 'next' line",
+			    last, (unsigned long long)end);
+	*cur = last;
 	return 0;
 }
 

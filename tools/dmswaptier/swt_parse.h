@@ -52,9 +52,26 @@ int swt_parse_status(const char *params, struct swt_status *st, char *err,
 		     size_t errlen);
 int swt_parse_table(const char *params, struct swt_table *t, char *err,
 		    size_t errlen);
-/* Parses up to max extents from the map message; *n gets the count. */
+/*
+ * The map message: consecutive extent lines, each ending in a newline.
+ * When the kernel stopped before the end of the asked range (its response
+ * buffer was full), the last line is "next <block>": the blocks from
+ * <block> on were not listed and must be asked for again. Parses up to max
+ * extents into ext; *n gets their count. *more is 1 if there was a "next"
+ * line, with its block (the end of the last extent) in *next; else *more
+ * and *next are 0.
+ */
 int swt_parse_map(const char *text, struct swt_extent *ext, size_t max,
-		  size_t *n, char *err, size_t errlen);
+		  size_t *n, int *more, uint64_t *next, char *err,
+		  size_t errlen);
+/*
+ * Checks a parsed map response to "map <*cur> <end - *cur>": its got
+ * extents start at *cur and stay before end, and they reach end unless
+ * there was a "next" (more). Moves *cur to the end of its last extent,
+ * always forward; the range is covered when *cur == end.
+ */
+int swt_map_advance(uint64_t *cur, uint64_t end, const struct swt_extent *ext,
+		    size_t got, int more, char *err, size_t errlen);
 
 /* The heat message: per tier, mapped blocks in each heat bucket. */
 #define SWT_HEAT_BUCKETS 8	/* 0, 1, 2-3, 4-7, ..., 64+ */

@@ -2,6 +2,7 @@
 /* Host shim for <linux/kernel.h>: min/max and a counting WARN_ON. */
 #ifndef SHIM_LINUX_KERNEL_H
 #define SHIM_LINUX_KERNEL_H
+#include <limits.h>
 #include <stdio.h>
 #include <linux/types.h>
 
@@ -19,6 +20,7 @@ extern unsigned long shim_warnings;
 
 #define min(a, b) ({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a < _b ? _a : _b; })
 #define max(a, b) ({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a > _b ? _a : _b; })
+#define min3(a, b, c) min(min(a, b), c)
 #define min_t(t, a, b) min((t)(a), (t)(b))
 #define max_t(t, a, b) max((t)(a), (t)(b))
 #define clamp(v, lo, hi) min(max(v, lo), hi)

@@ -11,6 +11,8 @@
 
 #define GFP_KERNEL 0u
 #define __GFP_ZERO 1u
+#define __GFP_NOWARN 2u
+#define __GFP_RETRY_MAYFAIL 4u
 
 extern long shim_fail_alloc_after;
 extern long shim_live_allocs;
