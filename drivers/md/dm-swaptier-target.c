@@ -1166,7 +1166,9 @@ static int swt_pool_switch(struct dm_target *ti, struct swt_target *st)
 	spin_unlock_irq(&prev->lock);
 	if (mapped) {
 		mutex_unlock(&swt_pools_lock);
-		DMERR("%s: cannot resume a table over other tiers or of another length: %u blocks were written after it was loaded; load the previous table again",
+		DMERR("%s: cannot resume over other tiers or another length",
+		      dm_device_name(dm_table_get_md(ti->table)));
+		DMERR("%s: %u blocks were written after the load; load the previous table again",
 		      dm_device_name(dm_table_get_md(ti->table)), mapped);
 		return -EBUSY;
 	}
@@ -1444,6 +1446,7 @@ static int swt_preresume(struct dm_target *ti)
 {
 	struct swt_target *st = ti->private;
 	struct swt_pool *pool = st->pool;
+	const char *name = dm_device_name(dm_table_get_md(ti->table));
 	unsigned int t;
 	u32 mapped = 0;
 	int r;
@@ -1452,12 +1455,16 @@ static int swt_preresume(struct dm_target *ti)
 	if (r)
 		return r;
 	spin_lock_irq(&pool->lock);
-	for_each_set_bit(t, &st->replace, st->nr_tiers)
-		mapped += pool->map.tier[t].nr_mapped;
+	for_each_set_bit(t, &st->replace, st->nr_tiers) {
+		mapped = pool->map.tier[t].nr_mapped;
+		if (mapped)
+			break;
+	}
 	spin_unlock_irq(&pool->lock);
 	if (mapped) {
-		DMERR("%s: cannot resume a table that replaces a tier: the tier maps %u blocks again; load the previous table again",
-		      dm_device_name(dm_table_get_md(ti->table)), mapped);
+		DMERR("%s: cannot replace tier %u: it maps %u blocks again", name,
+		      t, mapped);
+		DMERR("%s: load the previous table again", name);
 		return -EBUSY;
 	}
 	return 0;

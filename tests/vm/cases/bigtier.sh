@@ -1,19 +1,22 @@
 #!/bin/bash
 # timeout: 300
 # Big tiers and big maps (review items 4 and 10 of issue 15).
-# - A 3 TiB tier (a sparse file: a whole large HDD as the slow tier) under
-#   a 128 MiB device: the map uses only what <len> can need of it, where it
-#   used to size the reverse map by the whole disk (3 GiB, refused by
-#   kvmalloc with a warning).
+# - A 3 TiB tier (a whole large HDD as the slow tier) under a 128 MiB
+#   device: the map uses only what <len> can need of it, where it used to
+#   size the reverse map by the whole disk (3 GiB, refused by kvmalloc with
+#   a warning). The 3 TiB device is disk B (256 MiB) followed by the
+#   "error" target: the allocator fills a tier from its start, and any I/O
+#   past B fails loudly (fio's verify would report it).
 # - The map message on a fragmented device stops before the reply buffer
 #   fills and says where to go on ("next <block>"); dmswaptier map asks
 #   again until the range is covered.
 . "$SWT_TOP/tests/vm/lib.sh"
 swt_load
-swt_modprobe loop 2>/dev/null
-A=$SWT_DISK_A
-truncate -s 3T /tmp/huge || die "cannot make a 3 TiB sparse file"
-H=$(losetup --find --show /tmp/huge) || die "cannot attach the sparse file"
+A=$SWT_DISK_A B=$SWT_DISK_B
+bsz=$(blockdev --getsz "$B")
+printf '0 %s linear %s 0\n%s %s error\n' "$bsz" "$B" "$bsz" $(((3 << 31) - bsz)) |
+	dmsetup create huge || die "cannot make a 3 TiB tier"
+H=/dev/mapper/huge
 len=$((128 << 11))
 if swt_create bt "$len" "$A" "$H"; then ok huge-tier
 else die "a 3 TiB tier under a 128 MiB device was refused: $(dmesg | grep swaptier | tail -n 1)"; fi
@@ -30,7 +33,7 @@ check huge-map-consistent swt_check_map bt
 dmsetup remove bt
 
 # every other block of 32768: as many extents, far more than one reply holds
-swt_create mm "$len" "$SWT_DISK_B" || die "cannot create mm"
+swt_create mm "$len" "$SWT_DISK_C" || die "cannot create mm"
 fio --name=holes --filename=/dev/mapper/mm --direct=1 --ioengine=libaio \
 	--iodepth=32 --rw=write:4k --bs=4k --size=128M >/tmp/holes.fio 2>&1 ||
 	die "fio failed"
@@ -47,4 +50,4 @@ check tool-extents test "$(wc -l </tmp/mm.map)" = $((nl))
 check tool-no-next bash -c "! grep -q next /tmp/mm.map"
 check tool-summary bash -c "'$SWT_TOP/build/bin/dmswaptier' map mm --summary | grep -q 'tier 0: 16384 blocks in 16384 extents'"
 dmsetup remove mm
-losetup -d "$H"
+dmsetup remove huge

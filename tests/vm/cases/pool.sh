@@ -41,7 +41,7 @@ dmsetup remove p1
 swt_create p2 "$len" "$A" "$B" || die "cannot create p2"
 dmsetup reload p2 --table "0 $len swaptier 2 $A $C" || nok late-load "refused while empty"
 put p2
-resume_fails p2 written-after-load "blocks were written after it was loaded"
+resume_fails p2 written-after-load "blocks were written after the load"
 check previous-table-load dmsetup reload p2 --table "0 $len swaptier 2 $A $B"
 check previous-table-resume dmsetup resume p2
 check data-after-refused-resume same p2
@@ -104,7 +104,7 @@ check replace-again-load dmsetup reload p6 --table "0 $len6 swaptier 2 $A $B"
 check cancel-again dmsetup message p6 0 evacuate cancel
 dd if=/dev/urandom of=/dev/mapper/p6 bs=1M seek=1 count=4 oflag=direct status=none
 check tier0-written test "$(swt_tier_field p6 0 0)" -gt 0
-resume_fails p6 replace-mapped-tier "the tier maps [0-9]* blocks again"
+resume_fails p6 replace-mapped-tier "cannot replace tier 0: it maps [0-9]* blocks again"
 check previous-after-replace bash -c "dmsetup reload p6 --table '0 $len6 swaptier 2 $C $B' && dmsetup resume p6"
 check data-after-replace-refused same p6
 check map-after-replace-refused swt_check_map p6
