@@ -22,4 +22,29 @@ static inline void swt_set_discard_limits(struct queue_limits *limits,
 	limits->max_hw_discard_sectors = max_sectors;
 }
 
+/*
+ * Swap uses its cluster allocator, and so discards the clusters it frees,
+ * only on a non-rotational device, and dm makes a device rotational as
+ * soon as one of its devices is. The target reports itself non-rotational
+ * when its first tier is (where every new write lands): since 6.11 by
+ * clearing the feature that io_hints sees stacked from the tiers; before,
+ * by setting the queue flag at resume, after dm set it from the tiers when
+ * it bound the table.
+ */
+static inline void swt_hint_nonrot(struct queue_limits *limits, bool nonrot)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+	if (nonrot)
+		limits->features &= ~BLK_FEAT_ROTATIONAL;
+#endif
+}
+
+static inline void swt_resume_nonrot(struct gendisk *disk, bool nonrot)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 11, 0)
+	if (nonrot)
+		blk_queue_flag_set(QUEUE_FLAG_NONROT, disk->queue);
+#endif
+}
+
 #endif

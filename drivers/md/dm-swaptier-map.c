@@ -53,6 +53,24 @@ u32 swt_map_tier_use(u64 tier_blocks, u32 nr_logical)
 	return (u32)min3(tier_blocks, cap, (u64)SWT_MAX_BLOCKS);
 }
 
+void swt_map_tiers_use(const u64 *tier_blocks, unsigned int nr_tiers,
+		       u32 nr_logical, u32 *use)
+{
+	u64 total = 0, over;
+	unsigned int t;
+
+	for (t = 0; t < nr_tiers; t++) {
+		use[t] = swt_map_tier_use(tier_blocks[t], nr_logical);
+		total += use[t];
+	}
+	/* the map addresses SWT_MAX_BLOCKS in all: the slowest tiers give way */
+	for (t = nr_tiers; t-- > 0 && total > SWT_MAX_BLOCKS;) {
+		over = min(total - SWT_MAX_BLOCKS, (u64)use[t] - 1);
+		use[t] -= over;
+		total -= over;
+	}
+}
+
 static bool swt_is_link(u32 v)
 {
 	return (v & SWT_P_LINK) && v < SWT_P_TRIMMING;
@@ -529,15 +547,18 @@ u64 swt_map_bytes(const struct swt_map *m)
 
 /*
  * kvmalloc refuses, with a warning, anything over INT_MAX bytes: the maps
- * of more than 2^29 blocks (2 TiB) come from vmalloc, and may fail rather
- * than invoke the OOM killer.
+ * of more than 2^29 blocks (2 TiB) come from vmalloc. Either may fail
+ * rather than invoke the OOM killer: the table load reports it.
  */
 static void *swt_map_array(size_t n, size_t size)
 {
-	if (n > INT_MAX / size)
-		return __vmalloc(n * size, GFP_KERNEL | __GFP_RETRY_MAYFAIL |
-				 __GFP_NOWARN);
-	return kvmalloc_array(n, size, GFP_KERNEL);
+	const gfp_t gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL;
+
+	if (n <= INT_MAX / size)
+		return kvmalloc_array(n, size, gfp);
+	if (n > SIZE_MAX / size)
+		return NULL;
+	return __vmalloc(n * size, gfp | __GFP_NOWARN);
 }
 
 int swt_map_create(struct swt_map *m, u32 nr_logical, unsigned int nr_tiers,

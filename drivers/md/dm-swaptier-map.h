@@ -154,6 +154,13 @@ u32 swt_map_default_reserve(u64 nr_physical);
  */
 #define SWT_TIER_SLACK		262144U		/* 1 GiB */
 u32 swt_map_tier_use(u64 tier_blocks, u32 nr_logical);
+/*
+ * The same for @nr_tiers tiers into @use; where their parts add up to
+ * more than the map can address (SWT_MAX_BLOCKS), the slowest tiers give
+ * way, down to one block each.
+ */
+void swt_map_tiers_use(const u64 *tier_blocks, unsigned int nr_tiers,
+		       u32 nr_logical, u32 *use);
 
 /*
  * Build a map of @nr_logical blocks over @nr_tiers tiers of @tier_blocks

@@ -533,16 +533,14 @@ static void swt_trim_worker(struct work_struct *work)
 				     (sector_t)swt_map_tier_offset(&pool->map, pblk) *
 				     SWT_BLOCK_SECTORS,
 				     (sector_t)len * SWT_BLOCK_SECTORS, GFP_NOIO);
+		/* the blocks are free now: writes may be waiting for them */
 		spin_lock_irq(&pool->lock);
 		swt_map_trim_done(&pool->map, pblk, len);
+		wake = !bio_list_empty(&pool->deferred);
 		spin_unlock_irq(&pool->lock);
+		if (wake)
+			queue_work(pool->wq, &pool->worker);
 	}
-	/* the blocks discarded are free now: writes may be waiting for them */
-	spin_lock_irq(&pool->lock);
-	wake = !bio_list_empty(&pool->deferred);
-	spin_unlock_irq(&pool->lock);
-	if (wake)
-		queue_work(pool->wq, &pool->worker);
 	swt_trim_kick(pool);
 }
 
@@ -1072,21 +1070,44 @@ static int swt_check_room(struct dm_target *ti, struct swt_target *st,
 }
 
 /*
+ * Hold @cur, the device's current pool, for a table that brings a pool of
+ * its own: only while @cur maps nothing. Returns 0 or -EBUSY.
+ */
+static int __swt_pool_pin(struct dm_target *ti, struct swt_pool *cur)
+{
+	u32 mapped;
+
+	lockdep_assert_held(&swt_pools_lock);
+	spin_lock_irq(&cur->lock);
+	mapped = cur->map.nr_mapped;
+	spin_unlock_irq(&cur->lock);
+	if (mapped) {
+		swt_ctr_error(ti, "Cannot change tiers or length: %u blocks mapped",
+			      mapped);
+		return -EBUSY;
+	}
+	cur->ref++;
+	return 0;
+}
+
+/*
  * Find the pool of this device (a reload) or make a new one. A reload
  * with the same tiers and length shares the current pool, and so the map;
  * so does one that puts a new device in place of an evacuated tier. One
  * that changes them otherwise gets a new, empty pool: it is refused while
  * the current pool maps any block (swapoff and discard first), and checked
- * again at preresume, since the live table may write until then.
+ * again at preresume, since the live table may write until then. The new
+ * pool is built without swt_pools_lock held: its maps may be large, and
+ * another device's resume takes that lock.
  */
 static int swt_pool_bind(struct dm_target *ti, struct swt_target *st,
 			 u32 nr_logical)
 {
 	struct mapped_device *md = dm_table_get_md(ti->table);
-	struct swt_pool *pool, *cur;
+	struct swt_pool *pool, *cur, *drop = NULL;
 	unsigned long replace;
+	bool last = false;
 	unsigned int t;
-	u32 mapped;
 	int r;
 
 	mutex_lock(&swt_pools_lock);
@@ -1095,9 +1116,8 @@ static int swt_pool_bind(struct dm_target *ti, struct swt_target *st,
 		r = -EINVAL;
 		goto out;
 	}
-	for (t = 0; t < st->nr_tiers; t++)
-		st->tier_blocks[t] = swt_map_tier_use(st->tier_size[t],
-						      nr_logical);
+	swt_map_tiers_use(st->tier_size, st->nr_tiers, nr_logical,
+			  st->tier_blocks);
 	cur = __swt_pool_find(md);
 	if (cur && swt_pool_fits(cur, st, nr_logical, &replace)) {
 		for (t = 0; t < st->nr_tiers; t++)
@@ -1108,55 +1128,69 @@ static int swt_pool_bind(struct dm_target *ti, struct swt_target *st,
 		st->replace = replace;
 		cur->ref++;
 		st->pool = cur;
-		goto added;
-	}
-	if (cur) {
-		spin_lock_irq(&cur->lock);
-		mapped = cur->map.nr_mapped;
-		spin_unlock_irq(&cur->lock);
-		if (mapped) {
-			swt_ctr_error(ti, "Cannot change tiers or length: %u blocks mapped",
-				      mapped);
-			r = -EBUSY;
-			goto out;
-		}
+		list_add(&st->list, &swt_targets);
+		goto out;
 	}
 	r = swt_check_room(ti, st, nr_logical);
+	if (!r && cur)
+		r = __swt_pool_pin(ti, cur);
+	mutex_unlock(&swt_pools_lock);
 	if (r)
-		goto out;
+		return r;
+
 	pool = swt_pool_create(ti, st, nr_logical, st->reserve);
+
+	mutex_lock(&swt_pools_lock);
+	if (!IS_ERR(pool) && __swt_pool_find(md) != cur) {
+		/* a resume switched pools meanwhile: start again */
+		ti->error = "The device changed during the table load";
+		drop = pool;
+		pool = ERR_PTR(-EAGAIN);
+	}
 	if (IS_ERR(pool)) {
 		r = PTR_ERR(pool);
+		if (cur)
+			last = __swt_pool_unref(cur);
 		goto out;
 	}
 	st->pool = pool;
-	if (cur) {
-		cur->ref++;
-		st->prev = cur;
-	} else {
+	st->prev = cur;
+	if (!cur)
 		list_add(&pool->list, &swt_pools);
-	}
-added:
 	list_add(&st->list, &swt_targets);
 out:
 	mutex_unlock(&swt_pools_lock);
+	if (drop)
+		swt_pool_destroy(drop);
+	if (last)
+		swt_pool_destroy(cur);
 	return r;
 }
 
 /*
- * At preresume of a table that brought its own pool: make it the device's
- * current pool, unless the current one mapped blocks after this table was
- * loaded. The previous pool stays alive, held by this table, until a table
- * over its tiers is loaded again. Returns 0 or -EBUSY.
+ * At preresume: a table that shares a pool needs it to be still the
+ * device's current one (a resume in between may have replaced it); a
+ * table that brought its own pool makes it current, unless the current
+ * one mapped blocks after this table was loaded. The previous pool stays
+ * alive, held by this table, until a table over its tiers is loaded
+ * again. Returns 0 or -EBUSY.
  */
 static int swt_pool_switch(struct dm_target *ti, struct swt_target *st)
 {
-	struct swt_pool *prev;
+	struct mapped_device *md = dm_table_get_md(ti->table);
+	struct swt_pool *prev, *cur;
 	bool last = false;
-	u32 mapped;
+	u32 mapped = 0;
 
 	mutex_lock(&swt_pools_lock);
 	prev = st->prev;
+	cur = __swt_pool_find(md);
+	if (cur != (prev ?: st->pool)) {
+		mutex_unlock(&swt_pools_lock);
+		DMERR("%s: the device's map changed since this table was loaded; load it again",
+		      dm_device_name(md));
+		return -EBUSY;
+	}
 	if (!prev) {
 		mutex_unlock(&swt_pools_lock);
 		return 0;
@@ -1167,9 +1201,9 @@ static int swt_pool_switch(struct dm_target *ti, struct swt_target *st)
 	if (mapped) {
 		mutex_unlock(&swt_pools_lock);
 		DMERR("%s: cannot resume over other tiers or another length",
-		      dm_device_name(dm_table_get_md(ti->table)));
+		      dm_device_name(md));
 		DMERR("%s: %u blocks were written after the load; load the previous table again",
-		      dm_device_name(dm_table_get_md(ti->table)), mapped);
+		      dm_device_name(md), mapped);
 		return -EBUSY;
 	}
 	list_del_init(&prev->list);
@@ -1504,6 +1538,8 @@ static void swt_resume(struct dm_target *ti)
 		   msecs_to_jiffies(pool->plan.knob[SWT_K_HEAT_PERIOD]));
 	pool->trim_stopped = false;
 	spin_unlock_irq(&pool->lock);
+	swt_resume_nonrot(dm_disk(dm_table_get_md(ti->table)),
+			  bdev_nonrot(st->dev[0]->bdev));
 	swt_mig_restart(pool);
 	swt_trim_kick(pool);
 }
@@ -1973,6 +2009,7 @@ static int swt_iterate_devices(struct dm_target *ti,
 static void swt_io_hints(struct dm_target *ti, struct queue_limits *limits)
 {
 	const unsigned int bs = 1U << SWT_BLOCK_SHIFT;
+	struct swt_target *st = ti->private;
 
 	/* 4 KiB blocks: no bio ever covers part of a block. */
 	limits->logical_block_size = max(limits->logical_block_size, bs);
@@ -1984,6 +2021,9 @@ static void swt_io_hints(struct dm_target *ti, struct queue_limits *limits)
 	limits->discard_alignment = 0;
 	swt_set_discard_limits(limits,
 			       round_down(UINT_MAX >> SECTOR_SHIFT, SWT_BLOCK_SECTORS));
+
+	/* Swap sees what its writes land on first (see the compat header). */
+	swt_hint_nonrot(limits, bdev_nonrot(st->dev[0]->bdev));
 }
 
 static struct target_type swt_target_type = {

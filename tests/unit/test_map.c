@@ -434,6 +434,19 @@ static void test_big_tier_uses_what_len_needs(void)
 	/* a tier no larger than twice <len> is used whole, as before */
 	EXPECT_EQ(swt_map_tier_use(2 * (u64)logical, logical), 2 * logical);
 
+	/* two 4 TB disks under a 3 TiB device: the map addresses 2^31 blocks */
+	{
+		const u64 big[3] = { small, 1ULL << 30, 1ULL << 30 };
+		u32 use[3], n = 3U << 28;
+
+		swt_map_tiers_use(big, 3, n, use);
+		EXPECT_EQ(use[0], small);
+		EXPECT_EQ(use[1], 1U << 30);
+		EXPECT_EQ((u64)use[0] + use[1] + use[2], (u64)SWT_MAX_BLOCKS);
+		EXPECT(use[2] >= 1);
+		swt_map_tiers_use(big, 3, logical, use);
+		EXPECT_EQ(use[2], 2 * logical);
+	}
 	tiers[0] = small;
 	tiers[1] = swt_map_tier_use(three_tib, logical);
 	EXPECT_EQ(swt_map_create(&m, logical, 2, tiers, 256, 2, 256), 0);

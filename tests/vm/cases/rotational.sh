@@ -1,0 +1,63 @@
+#!/bin/bash
+# timeout: 900
+# mem: 256M
+# debug-lane: full
+# The mission's own pair: a small SSD over a large rotating disk. Disk A
+# stands for the SSD (rotational 0) and disk D for the HDD (rotational 1),
+# as the kernel sees them on a real machine; the suite's other cases model
+# every disk as an SSD. A dm device is rotational as soon as one of its
+# devices is, and swap then neither uses its cluster allocator nor sends
+# discards: the target would never learn that a slot was freed. Here the
+# device must report non-rotational (its first tier is), discards must
+# arrive while swap runs, and the blocks mapped must follow what swap
+# holds (SwapTotal - SwapFree), not everything ever written.
+. "$SWT_TOP/tests/vm/lib.sh"
+swt_load
+A=$SWT_DISK_A D=$SWT_DISK_D
+hog=$SWT_TOP/build/bin/memhog
+[ -x "$hog" ] || die "no $hog (tests/vm/build-tools.sh)"
+rot() { echo "$2" >"/sys/block/$(basename "$1")/queue/rotational"; }
+rot "$A" 0
+rot "$D" 1
+# whatever the other cases expect, leave the disks as the suite set them
+trap 'rot "$D" 0' EXIT
+swt_create rt "$(swt_max_len "$A" "$D")" "$A" "$D" -- discard_passdown ||
+	die "cannot create"
+dm=/sys/block/dm-$(dmsetup info -c --noheadings -o minor rt)
+check slow-tier-rotational test "$(cat "/sys/block/$(basename "$D")/queue/rotational")" = 1
+check device-nonrotational test "$(cat "$dm/queue/rotational")" = 0
+# a reload recomputes the device's limits: still non-rotational
+dmsetup reload rt --table "$(dmsetup table rt)" && dmsetup resume rt
+check nonrotational-after-reload test "$(cat "$dm/queue/rotational")" = 0
+mkswap -q /dev/mapper/rt >/dev/null || die "mkswap"
+swapon --discard /dev/mapper/rt || die "swapon"
+d0=$(dmsetup message rt 0 stats | sed -n 's/.*discards=\([0-9]*\).*/\1/p')
+# two processes of 110 MiB, two passes: the second pass rewrites every
+# page, which frees its slot at the swap-in, and the exit frees the rest
+"$hog" 2 110 2 >/tmp/hog-rt.log 2>&1
+hrc=$?
+sed 's/^/# /' /tmp/hog-rt.log | tail -n 1
+check verified test $hrc = 0
+written=$(swt_global rt 3)
+check swapped-out test "$written" -gt 25000
+d1=$(dmsetup message rt 0 stats | sed -n 's/.*discards=\([0-9]*\).*/\1/p')
+echo "# discards: $d0 at swapon, $d1 after the run; $written blocks written"
+check discards-during-swap test "$d1" -gt $((d0 + 10))
+# swap holds little now; the map must follow. Swap discards a cluster of
+# 512 slots only once all of it is free, so a cluster that still holds a
+# live page keeps its dead slots mapped: allow twice what swap holds, plus
+# eight clusters, and never a quarter of what was written.
+swap_blocks() { awk '/SwapTotal/ {t = $2} /SwapFree/ {f = $2} END {print int((t - f) / 4)}' /proc/meminfo; }
+follows() {
+	local m; m=$(swt_global rt 0)
+	[ "$m" -le $((2 * $(swap_blocks) + 4096)) ] && [ "$m" -lt $((written / 4)) ]
+}
+if poll follows 60; then
+	ok mapped-follows-swap
+else
+	nok mapped-follows-swap "$(swt_global rt 0) blocks mapped, swap holds $(swap_blocks), $written written"
+fi
+echo "# mapped $(swt_global rt 0), swap holds $(swap_blocks) pages"
+swapoff /dev/mapper/rt
+check map-consistent swt_check_map rt
+dmsetup remove rt
