@@ -198,6 +198,23 @@ int swt_parse_table(const char *params, struct swt_table *t, char *err,
 	return 0;
 }
 
+/*
+ * The end of map line @line at *@p: spaces, then its newline, which *@p
+ * is left past. A line cut before its newline means the kernel's output
+ * was cut.
+ */
+static int map_line_end(const char **p, size_t line, char *err, size_t errlen)
+{
+	while (**p == ' ')
+		(*p)++;
+	if (!**p)
+		return fail(err, errlen, "map: line %zu is incomplete (no newline)", line);
+	if (**p != '\n')
+		return fail(err, errlen, "map: line %zu has extra fields", line);
+	(*p)++;
+	return 0;
+}
+
 /* The rest of a map response's "next <block>\n" line, after "next". */
 static int map_next(const char *p, size_t line, const struct swt_extent *ext,
 		    size_t n, uint64_t *next, char *err, size_t errlen)
@@ -206,13 +223,9 @@ static int map_next(const char *p, size_t line, const struct swt_extent *ext,
 
 	if (*p != ' ' || field_u64(&p, &block))
 		return fail(err, errlen, "map: line %zu is malformed", line);
-	while (*p == ' ')
-		p++;
-	if (!*p)
-		return fail(err, errlen, "map: line %zu is incomplete (no newline)", line);
-	if (*p != '\n')
-		return fail(err, errlen, "map: line %zu has extra fields", line);
-	if (p[1])
+	if (map_line_end(&p, line, err, errlen))
+		return -1;
+	if (*p)
 		return fail(err, errlen, "map: line %zu: 'next' is not the last line", line);
 	if (!n)
 		return fail(err, errlen, "map: line %zu: 'next' without an extent before it", line);
@@ -269,14 +282,8 @@ int swt_parse_map(const char *text, struct swt_extent *ext, size_t max,
 		}
 		if (*n && ext[*n - 1].lblk + ext[*n - 1].len != e.lblk)
 			return fail(err, errlen, "map: line %zu does not follow the previous extent", line);
-		while (*p == ' ')
-			p++;
-		/* A line cut before its newline: the kernel's output was cut. */
-		if (!*p)
-			return fail(err, errlen, "map: line %zu is incomplete (no newline)", line);
-		if (*p != '\n')
-			return fail(err, errlen, "map: line %zu has extra fields", line);
-		p++;
+		if (map_line_end(&p, line, err, errlen))
+			return -1;
 		ext[(*n)++] = e;
 	}
 	return 0;
