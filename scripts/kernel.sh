@@ -7,6 +7,11 @@
 #                            root/lib/modules/ABI with depmod already run, and
 #                            build, the tree modules are built against)
 #
+# Nothing is installed on the host: the image and the headers (with their
+# -common and kbuild packages) are downloaded and unpacked into the cache.
+# Debian's linux-headers-ABI depends on linux-image-ABI, so installing it
+# would put a new kernel and initramfs in the host's boot setup.
+#
 # SERIES 6.12-debug is not fetched but built from linux-source-6.12 with
 # KASAN, lockdep, kmemleak and fault injection (scripts/debug-kernel.sh).
 #
@@ -62,6 +67,36 @@ fetch_debug() {
 	echo "$abi $dir"
 }
 
+# unpack DIR ABI: the headers of ABI into DIR/hdr, as a tree kbuild can
+# build modules against (DIR/build)
+unpack_headers() {
+	local dir=$1 abi=$2 tmp pkgs common kbuild
+	common=$(apt-cache depends "linux-headers-$abi" |
+		sed -n 's/^ *Depends: \(linux-headers-[^ ]*-common\)$/\1/p' | head -n 1)
+	kbuild=$(apt-cache depends "linux-headers-$abi" |
+		sed -n 's/^ *Depends: \(linux-kbuild-[^ ]*\)$/\1/p' | head -n 1)
+	[ -n "$common" ] && [ -n "$kbuild" ] || {
+		echo "kernel.sh: cannot find the -common and kbuild packages of linux-headers-$abi" >&2
+		return 1
+	}
+	echo "kernel.sh: fetching linux-headers-$abi, $common, $kbuild" >&2
+	rm -rf "$dir/hdr"
+	tmp=$(mktemp -d "$dir/dl.XXXXXX")
+	(cd "$tmp" && apt-get download -q "linux-headers-$abi" "$common" "$kbuild" >&2) ||
+		{ rm -rf "$tmp"; return 1; }
+	for pkgs in "$tmp"/*.deb; do dpkg -x "$pkgs" "$dir/hdr"; done
+	rm -rf "$tmp"
+	# the arch tree includes the common one by its installed path
+	sed -i "s#^include /usr/src/#include $dir/hdr/usr/src/#" \
+		"$dir/hdr/usr/src/linux-headers-$abi/Makefile"
+	[ -e "$dir/hdr/usr/src/linux-headers-$abi/scripts/Makefile.build" ] || {
+		echo "kernel.sh: the unpacked headers of $abi are incomplete" >&2
+		return 1
+	}
+	ln -sfn "hdr/usr/src/linux-headers-$abi" "$dir/build"
+	touch "$dir/hdr/.done"
+}
+
 fetch() {
 	local series=$1 abi dir tmp deb
 	[ "$series" = 6.12-debug ] && { fetch_debug; return; }
@@ -80,11 +115,8 @@ fetch() {
 		ln -sf "root/boot/vmlinuz-$abi" "$dir/vmlinuz"
 		touch "$dir/.done"
 	fi
-	[ -e "$dir/build" ] || ln -sfn "/usr/src/linux-headers-$abi" "$dir/build"
-	if [ ! -e "/usr/src/linux-headers-$abi/Makefile" ]; then
-		echo "kernel.sh: installing linux-headers-$abi" >&2
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-			--no-install-recommends "linux-headers-$abi" >&2
+	if [ ! -e "$dir/hdr/.done" ]; then
+		unpack_headers "$dir" "$abi" || return 1
 	fi
 	ln -sfn "$abi" "$(cache_root)/$series"
 	echo "$abi $dir"

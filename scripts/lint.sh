@@ -37,11 +37,11 @@ else
 fi
 
 for series in 6.1 6.12; do
-	read -r abi _ < <("$top/scripts/kernel.sh" fetch "$series") || { echo "not ok lint/sparse-$series: no kernel"; failed=1; continue; }
+	read -r abi kroot < <("$top/scripts/kernel.sh" fetch "$series") || { echo "not ok lint/sparse-$series: no kernel"; failed=1; continue; }
 	d=$out/sparse-$abi
 	rm -rf "$d" && mkdir -p "$d"
 	cp "$top"/drivers/md/dm-swaptier*.[ch] "$top/drivers/md/Makefile" "$d/"
-	make -C "/usr/src/linux-headers-$abi" M="$d" CONFIG_DM_SWAPTIER=m C=2 \
+	make -C "$kroot/build" M="$d" CONFIG_DM_SWAPTIER=m C=2 \
 		CHECK="sparse -Wbitwise -Wcast-to-as" modules >"$d/sparse.log" 2>&1
 	if grep -E "dm-swaptier[^ ]*:[0-9]+:[0-9]+: (warning|error)" "$d/sparse.log" >"$d/findings"; then
 		echo "not ok lint/sparse-$series: $(wc -l <"$d/findings") findings, see $d/sparse.log"
