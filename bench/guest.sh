@@ -1,23 +1,34 @@
 #!/bin/bash
-# Guest side of the benchmark (bench/run.sh boots it): every configuration
-# runs every workload on the same disks, each run starting from discarded
+# Guest side of the benchmark (bench/run.sh boots it): the configurations
+# run the workloads on the same disks, each run starting from discarded
 # disks and no swap; blktrace records the dispatches on every tier device.
 # One JSON object per run goes to $SWT_OUT/runs.jsonl, then the fio
 # comparison of dm-swaptier with dm-linear.
 #
-#   bench/guest.sh SCALE     SCALE: quick or full (sizes below)
+#   bench/guest.sh SCALE [CONFIGS [WORKLOADS]]
+#	SCALE: quick or full (sizes below); CONFIGS and WORKLOADS: "all"
+#	(the default: the scale's plan below) or comma-separated subsets
+#
+# The disks stand for what users have, and report it as the kernel would:
+#   fast  an SSD (non-rotational, unthrottled), every pair's first tier
+#   hdd   a rotating disk (rotational, 200 IOPS, 100 MiB/s): the pair the
+#	  mission is about, a small SSD over a big HDD (configs without a
+#	  suffix)
+#   slow  a slower SSD (non-rotational, 4000 IOPS): the "-ssd" configs
+#   big   an SSD of the slow one's size, alone: the "-single" configs
 . "$SWT_TOP/tests/vm/lib.sh"
 set -u
 CASE=bench
 scale=${1:-quick}
-F=$SWT_DISK_FAST S=$SWT_DISK_SLOW G=$SWT_DISK_BIG
+F=$SWT_DISK_FAST S=$SWT_DISK_SLOW G=$SWT_DISK_BIG H=$SWT_DISK_HDD
 sb=$SWT_TOP/build/bin/swapbench
 runs=$SWT_OUT/runs.jsonl
 exec > >(tee "$SWT_OUT/guest.log") 2>&1
 : >"$runs"
 [ -x "$sb" ] || die "no $sb (bench/run.sh builds it)"
 echo 1 >/proc/sys/kernel/sysrq
-for q in /sys/block/vd*/queue/rotational; do echo 0 >"$q"; done
+rot() { echo "$2" >"/sys/block/$(basename "$1")/queue/rotational"; }
+rot "$F" 0; rot "$S" 0; rot "$G" 0; rot "$H" 1
 swt_load
 swt_modprobe dm-cache 2>/dev/null
 swt_modprobe dm-cache-smq 2>/dev/null
@@ -26,25 +37,59 @@ ram=$(awk '/MemTotal/ {print int($2 / 1024)}' /proc/meminfo)
 avail=$(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)
 case "$scale" in
 quick)	p_mib=$((avail * 3 / 2)) passes=1 hc_mib=$((avail * 5 / 4))
-	hc_acc=5000 aged_rounds=1 fio_time=3 ;;
+	hc_acc=5000 aged_rounds=1 fio_time=3 idle_mib=$((avail / 2)) ;;
 *)	p_mib=$((ram * 3)) passes=1 hc_mib=$((avail * 2))
-	hc_acc=200000 aged_rounds=2 fio_time=20 ;;
+	hc_acc=200000 aged_rounds=2 fio_time=20 idle_mib=$((avail * 3 / 4)) ;;
 esac
+# what runs: every configuration every workload; the quick run (which
+# shows that the benchmark works, not how fast anything is) runs every
+# workload on dm-swaptier over the SSD+HDD pair and the pressure load on
+# the other configurations (unless configurations are chosen)
+all_cfgs=native,dm-cache,swaptier,native-ssd,dm-cache-ssd,swaptier-ssd,native-single,swaptier-single
+all_wls=pressure,hotcold-20-80,hotcold-10-95,hotcold-read,aged,idle
+plan=()
+for c in ${all_cfgs//,/ }; do
+	for w in ${all_wls//,/ }; do
+		[ "$scale" = quick ] && [ "${2:-all}" = all ] &&
+			[ "$c" != swaptier ] && [ "$w" != pressure ] && continue
+		plan+=("$c/$w")
+	done
+done
+c=${2:-all} w=${3:-all}
+if [ "$c$w" != allall ]; then	# a chosen subset
+	[ "$c" = all ] && c=$all_cfgs
+	[ "$w" = all ] && w=$all_wls
+	want_c=",$c," want_w=",$w,"
+	sub=()
+	for r in "${plan[@]}"; do
+		[[ $want_c == *",${r%/*},"* && $want_w == *",${r#*/},"* ]] && sub+=("$r")
+	done
+	plan=("${sub[@]}")
+fi
 echo "# guest: $ram MiB RAM, $avail MiB available; pressure $p_mib MiB," \
-	"hot/cold $hc_mib MiB x $hc_acc accesses, aged $aged_rounds rounds"
-printf '{"scale":"%s","ram_mib":%d,"avail_mib":%d,"kernel":"%s","pressure_mib":%d,"hotcold_mib":%d,"hotcold_accesses":%d,"aged_rounds":%d}\n' \
+	"hot/cold $hc_mib MiB x $hc_acc accesses, aged $aged_rounds rounds," \
+	"idle $idle_mib MiB; ${#plan[@]} runs"
+disks=""
+for d in fast:$F hdd:$H slow:$S big:$G; do
+	disks+="${disks:+,}\"${d%%:*}\":{\"rotational\":$(cat "/sys/block/$(basename "${d#*:}")/queue/rotational"),\"mib\":$(($(blockdev --getsize64 "${d#*:}") >> 20))}"
+done
+printf '{"scale":"%s","ram_mib":%d,"avail_mib":%d,"kernel":"%s","pressure_mib":%d,"hotcold_mib":%d,"hotcold_accesses":%d,"aged_rounds":%d,"idle_mib":%d,"disks":{%s},"plan":[%s]}\n' \
 	"$scale" "$ram" "$avail" "$(uname -r)" "$p_mib" "$hc_mib" "$hc_acc" \
-	"$aged_rounds" >"$SWT_OUT/meta.json"
+	"$aged_rounds" "$idle_mib" "$disks" \
+	"$(printf '"%s",' "${plan[@]}" | sed 's/,$//')" >"$SWT_OUT/meta.json"
 
 # ---- configurations: setup prints the devices to trace (fast first) ----
 wipe() {	# discard every disk, so each run starts equal
 	local d
-	for d in "$F" "$S" "$G"; do blkdiscard "$d" 2>/dev/null || true; done
+	for d in "$F" "$S" "$G" "$H"; do blkdiscard "$d" 2>/dev/null || true; done
 }
+# the pair's slow disk: the HDD, or for the "-ssd" configs the slower SSD
+slow_of() { case "$1" in *-ssd) echo "$S" ;; *) echo "$H" ;; esac; }
 setup_native() {
-	mkswap -q "$F" >/dev/null && mkswap -q "$S" >/dev/null &&
-		swapon --discard -p 10 "$F" && swapon --discard -p 5 "$S" &&
-		echo "$F $S"
+	local s; s=$(slow_of "$1")
+	mkswap -q "$F" >/dev/null && mkswap -q "$s" >/dev/null &&
+		swapon --discard -p 10 "$F" && swapon --discard -p 5 "$s" &&
+		echo "$F $s"
 }
 setup_native_single() {
 	mkswap -q "$G" >/dev/null && swapon --discard "$G" && echo "$G"
@@ -52,19 +97,28 @@ setup_native_single() {
 # dm-cache, smq, writeback: the fast disk is the cache, its first 8 MiB the
 # metadata; the slow disk is the origin
 setup_dm_cache() {
-	local fs ss
-	fs=$(blockdev --getsz "$F") ss=$(blockdev --getsz "$S")
+	local fs ss s; s=$(slow_of "$1")
+	fs=$(blockdev --getsz "$F") ss=$(blockdev --getsz "$s")
 	dmsetup create bc-meta --table "0 16384 linear $F 0" &&
 		dmsetup create bc-data --table "0 $((fs - 16384)) linear $F 16384" &&
 		dd if=/dev/zero of=/dev/mapper/bc-meta bs=4k count=16 oflag=direct status=none &&
-		dmsetup create bc --table "0 $ss cache /dev/mapper/bc-meta /dev/mapper/bc-data $S 128 1 writeback smq 0" &&
+		dmsetup create bc --table "0 $ss cache /dev/mapper/bc-meta /dev/mapper/bc-data $s 128 1 writeback smq 0" &&
 		mkswap -q /dev/mapper/bc >/dev/null && swapon --discard /dev/mapper/bc &&
-		echo "$F $S"
+		echo "$F $s"
 }
+# Over a rotating slow tier, swap's readahead should read neighbouring
+# slots (as native swap does once a rotational area is on): dm-swaptier
+# keeps them next to each other on the slow tier, so they merge into one
+# request. The device itself reports non-rotational (for the discards),
+# so that is asked for here, as docs/dm-swaptier.rst recommends.
+vma_ra=/sys/kernel/mm/swap/vma_ra_enabled
 setup_swaptier() {
-	swt_create bs "$(swt_max_len "$F" "$S")" "$F" "$S" -- discard_passdown &&
+	local s; s=$(slow_of "$1")
+	[ "$(cat "/sys/block/$(basename "$s")/queue/rotational")" = 1 ] &&
+		echo false >"$vma_ra"
+	swt_create bs "$(swt_max_len "$F" "$s")" "$F" "$s" -- discard_passdown &&
 		mkswap -q /dev/mapper/bs >/dev/null &&
-		swapon --discard /dev/mapper/bs && echo "$F $S"
+		swapon --discard /dev/mapper/bs && echo "$F $s"
 }
 setup_swaptier_single() {
 	swt_create bs "$(swt_max_len "$G")" "$G" -- discard_passdown &&
@@ -73,6 +127,7 @@ setup_swaptier_single() {
 }
 teardown() {
 	swapoff -a
+	echo true >"$vma_ra"
 	local d
 	for d in bs bc bc-data bc-meta; do
 		dmsetup info "$d" >/dev/null 2>&1 && dmsetup remove --retry "$d"
@@ -90,7 +145,8 @@ run() {
 	teardown >/dev/null 2>&1
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	devs=$("setup_${cfg//-/_}") || { nok "$cfg/$label" "setup failed"; teardown; return; }
+	local base=${cfg%-ssd}
+	devs=$("setup_${base//-/_}" "$cfg") || { nok "$cfg/$label" "setup failed"; teardown; return; }
 	# dispatches only: the queued and merged counts come from the disk
 	# statistics, and a full trace would fill the guest's memory
 	BT_MASK=issue bt_start "/tmp/bt" $devs || nok "$cfg/$label" "blktrace did not start"
@@ -112,8 +168,10 @@ run() {
 			awk '{n = NF / 2; printf "%d,%d,%d,%d", $(n+1) - $1, $(n+2) - $2, $(n+5) - $5, $(n+6) - $6}')]}"
 		sep=,
 	done
-	[ "${cfg%%-*}" = swaptier ] && st=$(dmsetup status bs | cut -d' ' -f4-)
-	printf '{"config":"%s","workload":"%s","rc":%d,"wall":%.3f,"pswpin":%d,"pswpout":%d,"result":"%s","swaptier_status":"%s","devices":[%s],"trace_dir":"traces/%s-%s"}\n' \
+	# the target's named figures, one line: "tier0: mapped=1 ..." -> "tier0.mapped=1"
+	[ "${cfg%%-*}" = swaptier ] &&
+		st=$(dmsetup message bs 0 stats | awk '/^tier[0-9]+:/ {t = $1; sub(":", ".", t); $1 = ""; gsub(/ /, " " t); print t substr($0, 2); next} {print}' | tr '\n' ' ')
+	printf '{"config":"%s","workload":"%s","rc":%d,"wall":%.3f,"pswpin":%d,"pswpout":%d,"result":"%s","swaptier_stats":"%s","devices":[%s],"trace_dir":"traces/%s-%s"}\n' \
 		"$cfg" "$label" "$rc" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" \
 		$(($(vmstat pswpin) - in0)) $(($(vmstat pswpout) - out0)) \
 		"$line" "$st" "$traces" "$cfg" "$label" >>"$runs"
@@ -129,11 +187,18 @@ run() {
 }
 
 wipe
-for cfg in native native-single dm-cache swaptier swaptier-single; do
-	run "$cfg" pressure pressure 3 "$p_mib" "$passes"
-	run "$cfg" hotcold-20-80 hotcold "$hc_mib" 20 80 "$hc_acc"
-	run "$cfg" hotcold-10-95 hotcold "$hc_mib" 10 95 "$hc_acc"
-	run "$cfg" aged aged 3 "$p_mib" "$aged_rounds"
+for r in "${plan[@]}"; do
+	cfg=${r%/*}
+	case "${r#*/}" in
+	pressure) run "$cfg" pressure pressure 3 "$p_mib" "$passes" ;;
+	hotcold-20-80) run "$cfg" hotcold-20-80 hotcold "$hc_mib" 20 80 "$hc_acc" ;;
+	hotcold-10-95) run "$cfg" hotcold-10-95 hotcold "$hc_mib" 10 95 "$hc_acc" ;;
+	# mostly reads: one access in twenty rewrites its page
+	hotcold-read) run "$cfg" hotcold-read hotcold "$hc_mib" 20 80 "$hc_acc" 5 ;;
+	aged) run "$cfg" aged aged 3 "$p_mib" "$aged_rounds" ;;
+	# an idle program swapped out first, then the 20/80 load
+	idle) run "$cfg" idle idle "$idle_mib" "$hc_mib" 20 80 "$hc_acc" ;;
+	esac
 done
 
 # ---- 4 KiB random read/write: dm-swaptier against dm-linear, same disk

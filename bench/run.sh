@@ -4,7 +4,8 @@
 # bench/report.py writes the JSON results, the Markdown report and its
 # plots.
 #
-#   bench/run.sh [--quick] [--out DIR] [SERIES...]      (default: 6.1 6.12)
+#   bench/run.sh [--quick] [--out DIR] [--configs C,...] [--workloads W,...]
+#                [SERIES...]                             (default: 6.1 6.12)
 #
 # Full runs write bench/results/<kernel>-<date>.{json,md} and PNGs there;
 # --quick (make bench-quick, part of make check) uses tiny sizes, writes
@@ -12,11 +13,13 @@
 # ran, every workload verified its data, every figure was produced.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-scale=full out=""
+scale=full out="" cfgs="" wls=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) scale=quick; shift ;;
 	--out) out=$2; shift 2 ;;
+	--configs) cfgs=$2; shift 2 ;;
+	--workloads) wls=$2; shift 2 ;;
 	-*) echo "bench/run.sh: unknown option '$1'" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -26,11 +29,15 @@ series=("$@")
 if [ $scale = quick ]; then
 	out=${out:-$top/build/bench-quick}
 	# the tiers: fast (unthrottled), slow (QEMU-throttled, "ssd" class),
-	# and big (unthrottled, the slow one's size) for the single configs
-	disks=(--disk fast:64 --disk slow:256:ssd --disk big:256) mem=256M tmo=1500
+	# big (unthrottled, the slow one's size) for the single configs, and
+	# hdd (throttled like a rotating disk); bench/guest.sh says what
+	# each stands for
+	disks=(--disk fast:64 --disk slow:256:ssd --disk big:256 --disk hdd:256:hdd)
+	mem=256M tmo=2400
 else
 	out=${out:-$top/bench/results}
-	disks=(--disk fast:128 --disk slow:1024:ssd --disk big:1024) mem=256M tmo=7200
+	disks=(--disk fast:128 --disk slow:1024:ssd --disk big:1024 --disk hdd:1024:hdd)
+	mem=256M tmo=14400
 fi
 mkdir -p "$out" "$top/build/bin"
 gcc -O2 -Wall -Wextra -Werror -o "$top/build/bin/swapbench" "$top/bench/swapbench.c" ||
@@ -45,15 +52,20 @@ for s in "${series[@]}"; do
 	echo "# bench: $s, $scale, guest $mem, disks ${disks[*]}"
 	"$top/tests/vm/run.sh" --kernel "$s" --out "$vm" --mem "$mem" \
 		--timeout "$tmo" "${disks[@]}" -- "$top/bench/guest.sh" "$scale" \
-		>"$vm/run.log" 2>&1
+		"${cfgs:-all}" "${wls:-all}" >"$vm/run.log" 2>&1
 	rc=$?
 	# the guest's own ok/not ok lines: one per configuration and workload
 	grep -aE '^(ok|not ok|#) ' "$vm/guest.log" 2>/dev/null | sed "s|^\(not \)*ok bench/|&$s/|"
 	if grep -q '^not ok' "$vm/guest.log" 2>/dev/null; then
 		failed=1
-	elif [ "$(grep -c '^ok' "$vm/guest.log" 2>/dev/null)" != 21 ]; then
-		echo "not ok bench/$s/runs: $(grep -c '^ok' "$vm/guest.log" 2>/dev/null) of 21 runs reported"
-		failed=1
+	else
+		# every run of the plan, and the fio comparison
+		want=$(($(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["plan"]))' \
+			"$vm/meta.json" 2>/dev/null || echo 0) + 1))
+		if [ "$want" = 1 ] || [ "$(grep -c '^ok' "$vm/guest.log" 2>/dev/null)" != "$want" ]; then
+			echo "not ok bench/$s/runs: $(grep -c '^ok' "$vm/guest.log" 2>/dev/null) of $want runs reported"
+			failed=1
+		fi
 	fi
 	if [ $rc -ne 0 ]; then
 		echo "not ok bench/$s/vm: exit $rc ($(head -n 3 "$vm/run.log" | tr '\n' ' '))"
@@ -72,6 +84,8 @@ for s in "${series[@]}"; do
 	abi=$(sed -n 's/.*"kernel":"\([^"]*\)".*/\1/p' "$vm/meta.json" 2>/dev/null)
 	name=${abi:-$s}-$(date +%Y-%m-%d)
 	[ $scale = quick ] && name=$s
+	# a chosen subset never replaces a full run's report
+	[ -n "$cfgs$wls" ] && name+=-partial
 	if python3 "$top/bench/report.py" --meta "$vm/meta.json" \
 		--runs "$vm/runs.jsonl" --base "$vm" --out "$out/$name" --series "$s" \
 		--check; then

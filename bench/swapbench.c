@@ -7,10 +7,16 @@
  *   swapbench pressure PROCS MIB_TOTAL PASSES
  *	PROCS processes share MIB_TOTAL; each fills its pages and reads them
  *	all back, PASSES times (direct reclaim from several processes at once).
- *   swapbench hotcold MIB HOT_PCT HOT_SHARE ACCESSES [SEED]
+ *   swapbench hotcold MIB HOT_PCT HOT_SHARE ACCESSES [WRITE_PCT [SEED]]
  *	one process fills MIB, then makes ACCESSES page accesses, HOT_SHARE %
- *	of them to a scattered HOT_PCT % of the pages; one access in four
- *	rewrites the page. Reports accesses per second of that phase.
+ *	of them to a scattered HOT_PCT % of the pages; WRITE_PCT % of the
+ *	accesses (default 25) rewrite the page, the others only read it.
+ *	Reports accesses per second of that phase.
+ *   swapbench idle IDLE_MIB MIB HOT_PCT HOT_SHARE ACCESSES [WRITE_PCT]
+ *	a process fills IDLE_MIB and sleeps; memory is touched until nine
+ *	tenths of its pages are swapped out (an idle program pushed out first,
+ *	as on a desktop); then the hot/cold load above runs and is measured,
+ *	and at the end the idle process verifies every page.
  *   swapbench aged PROCS MIB_TOTAL ROUNDS
  *	ROUNDS rounds in which each process fills its share, frees a
  *	scattered half of it and fills a region of half the size (the freed
@@ -212,8 +218,23 @@ static uint64_t rng(uint64_t *s)
 	return *s;
 }
 
+/* The idle process of "idle": its pid, and the pipe that wakes it. */
+static pid_t idle_pid;
+static int idle_go = -1;
+static unsigned int idle_swapped_pct;
+
+/* Let the idle process verify its pages; returns 1 if they were right. */
+static int idle_verify(void)
+{
+	int status;
+
+	close(idle_go);
+	return waitpid(idle_pid, &status, 0) == idle_pid && WIFEXITED(status) &&
+	       !WEXITSTATUS(status);
+}
+
 static int hotcold(size_t mib, unsigned int hot_pct, unsigned int hot_share,
-		   size_t accesses, uint64_t seed)
+		   size_t accesses, unsigned int write_pct, uint64_t seed)
 {
 	size_t pages = mib * (1024 * 1024 / PAGE), nhot = 0, p, i, bad = 0;
 	uint64_t *mem = map_pages(pages), s = seed | 1;
@@ -253,23 +274,113 @@ static int hotcold(size_t mib, unsigned int hot_pct, unsigned int hot_share,
 			p = cold[(r >> 8) % (pages - nhot)];
 		if (!good(mem + p * WORDS, value(7, p, ver[p])))
 			bad++;
-		if (((r >> 40) & 3) == 0)
+		if ((r >> 40) % 100 < write_pct)
 			put(mem + p * WORDS, value(7, p, ++ver[p]));
 	}
 	t1 = now();
 	for (p = 0; p < pages; p++)
 		bad += !good(mem + p * WORDS, value(7, p, ver[p]));
-	printf("workload=hotcold mib=%zu hot_pct=%u hot_share=%u seconds=%.3f accesses=%zu aps=%.0f bad=%zu verified=%d\n",
-	       mib, hot_pct, hot_share, t1 - t0, accesses,
+	munmap(mem, pages * PAGE);
+	if (idle_pid) {
+		int idle_ok = idle_verify();
+
+		printf("workload=idle idle_swapped_pct=%u idle_verified=%d ",
+		       idle_swapped_pct, idle_ok);
+		bad += !idle_ok;
+	} else {
+		printf("workload=hotcold ");
+	}
+	printf("mib=%zu hot_pct=%u hot_share=%u write_pct=%u seconds=%.3f accesses=%zu aps=%.0f bad=%zu verified=%d\n",
+	       mib, hot_pct, hot_share, write_pct, t1 - t0, accesses,
 	       accesses / (t1 - t0), bad, !bad);
 	return bad ? 1 : 0;
+}
+
+/* Pages of process @pid out in swap, from its VmSwap. */
+static size_t swapped_pages(pid_t pid)
+{
+	char path[64], line[256];
+	size_t kib = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmSwap: %zu kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib / (PAGE / 1024);
+}
+
+/*
+ * Start the idle process of @mib and push nine tenths of it out to swap
+ * by touching other memory, which is then freed.
+ */
+static int idle_start(size_t mib)
+{
+	size_t pages = mib * (1024 * 1024 / PAGE), limit, p, n;
+	int ready[2], go[2];
+	uint64_t *mem;
+	char c;
+
+	if (pipe(ready) || pipe(go)) {
+		perror("swapbench: pipe");
+		return 2;
+	}
+	idle_pid = fork();
+	if (idle_pid < 0) {
+		perror("swapbench: fork");
+		return 2;
+	}
+	if (!idle_pid) {
+		size_t bad = 0;
+
+		close(ready[0]);
+		close(go[1]);
+		mem = map_pages(pages);
+		for (p = 0; p < pages; p++)
+			put(mem + p * WORDS, value(9, p, 0));
+		if (write(ready[1], &c, 1) != 1)
+			_exit(2);
+		/* sleep until the load is over */
+		while (read(go[0], &c, 1) > 0)
+			;
+		for (p = 0; p < pages; p++)
+			bad += !good(mem + p * WORDS, value(9, p, 0));
+		if (bad)
+			fprintf(stderr, "swapbench: idle process: %zu bad pages\n", bad);
+		_exit(bad ? 1 : 0);
+	}
+	close(ready[1]);
+	close(go[0]);
+	idle_go = go[1];
+	if (read(ready[0], &c, 1) != 1) {
+		fprintf(stderr, "swapbench: the idle process died\n");
+		return 2;
+	}
+	close(ready[0]);
+	/* at most twice the machine's memory, 1 MiB at a time */
+	limit = 2 * (size_t)sysconf(_SC_PHYS_PAGES);
+	mem = map_pages(limit);
+	for (p = 0; p < limit; p += 256) {
+		if (swapped_pages(idle_pid) * 10 >= pages * 9)
+			break;
+		for (n = p; n < p + 256 && n < limit; n++)
+			put(mem + n * WORDS, value(8, n, 0));
+	}
+	munmap(mem, limit * PAGE);
+	idle_swapped_pct = swapped_pages(idle_pid) * 100 / pages;
+	return 0;
 }
 
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: swapbench pressure PROCS MIB_TOTAL PASSES\n"
-		"       swapbench hotcold MIB HOT_PCT HOT_SHARE ACCESSES [SEED]\n"
+		"       swapbench hotcold MIB HOT_PCT HOT_SHARE ACCESSES [WRITE_PCT [SEED]]\n"
+		"       swapbench idle IDLE_MIB MIB HOT_PCT HOT_SHARE ACCESSES [WRITE_PCT]\n"
 		"       swapbench aged PROCS MIB_TOTAL ROUNDS\n");
 	exit(2);
 }
@@ -283,10 +394,18 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "aged"))
 		return run_procs(atoi(argv[2]), strtoul(argv[3], NULL, 0),
 				 1, atoi(argv[4]), "aged");
-	if ((argc == 6 || argc == 7) && !strcmp(argv[1], "hotcold"))
+	if (argc >= 6 && argc <= 8 && !strcmp(argv[1], "hotcold"))
 		return hotcold(strtoul(argv[2], NULL, 0), atoi(argv[3]),
 			       atoi(argv[4]), strtoul(argv[5], NULL, 0),
-			       argc == 7 ? strtoull(argv[6], NULL, 0) : 42);
+			       argc >= 7 ? atoi(argv[6]) : 25,
+			       argc == 8 ? strtoull(argv[7], NULL, 0) : 42);
+	if ((argc == 7 || argc == 8) && !strcmp(argv[1], "idle")) {
+		int r = idle_start(strtoul(argv[2], NULL, 0));
+
+		return r ? r : hotcold(strtoul(argv[3], NULL, 0), atoi(argv[4]),
+				       atoi(argv[5]), strtoul(argv[6], NULL, 0),
+				       argc == 8 ? atoi(argv[7]) : 25, 42);
+	}
 	usage();
 	return 2;
 }

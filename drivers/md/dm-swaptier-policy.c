@@ -29,7 +29,12 @@ const struct swt_knob_desc swt_knobs[SWT_NR_KNOBS] = {
 	[SWT_K_MIG_MAX_IO]	= { "migration_max_io", 16, 65536, 1024, false },
 	[SWT_K_WRITE_BATCH]	= { "write_batch", 0, SWT_BATCH_MAX, SWT_BATCH_MAX,
 				    false },
+	[SWT_K_PROMOTE_SHARE]	= { "promote_share", 0, 100, 25, false },
+	[SWT_K_DEMOTE_HEAT]	= { "demote_heat", 0, 255, 0, false },
 };
+
+/* Most promotion budget a tier saves up while promotions find nothing. */
+#define SWT_CREDIT_MAX	(4 * SWT_MIG_MAX_BLOCKS * 100)
 
 int swt_knob_find(const char *name)
 {
@@ -204,10 +209,16 @@ static unsigned int swt_slower(const struct swt_map *m, unsigned int t)
 	return t;
 }
 
+void swt_plan_aged(struct swt_planner *pl)
+{
+	memset(pl->exhausted, 0, sizeof(pl->exhausted));
+}
+
 bool swt_plan_wanted(const struct swt_planner *pl, const struct swt_map *m,
 		     unsigned int t)
 {
 	return pl->knob[SWT_K_MIGRATION] && !pl->demoting[t] &&
+	       !pl->exhausted[t] &&
 	       swt_slower(m, t) < m->nr_tiers &&
 	       swt_tier_free(m, t) < swt_tier_low(pl, m, t);
 }
@@ -318,15 +329,22 @@ static enum swt_plan_result swt_plan_demote(struct swt_planner *pl,
 	unsigned int to = swt_slower(m, t);
 	u32 n;
 
-	w.heat = pl->level[t];
+	w.heat = min_t(u32, pl->level[t], pl->knob[SWT_K_DEMOTE_HEAT]);
 	n = swt_sweep(pl, m, t, &w, max, budget, plan);
 	if (!n) {
-		/* A whole sweep found nothing this cold: take warmer ones. */
-		if (pl->swept[t] >= m->tier[t].nr_blocks) {
-			pl->swept[t] = 0;
-			if (pl->level[t] < 255)
-				pl->level[t] = pl->level[t] * 2 + 1;
+		if (pl->swept[t] < m->tier[t].nr_blocks)
+			return SWT_PLAN_SCANNING;
+		/*
+		 * A whole sweep found nothing this cold: take warmer ones, up
+		 * to demote_heat; past it, let writes go to the slower tier
+		 * until the next aging.
+		 */
+		pl->swept[t] = 0;
+		if (w.heat >= pl->knob[SWT_K_DEMOTE_HEAT]) {
+			pl->exhausted[t] = true;
+			return SWT_PLAN_NOTHING;
 		}
+		pl->level[t] = pl->level[t] * 2 + 1;
 		return SWT_PLAN_SCANNING;
 	}
 	/* The next slower tier with room, else the one after it. */
@@ -337,6 +355,23 @@ static enum swt_plan_result swt_plan_demote(struct swt_planner *pl,
 		return SWT_PLAN_NOTHING;
 	plan->kind = SWT_MIG_DEMOTE;
 	return SWT_PLAN_MOVE;
+}
+
+/*
+ * Add promote_share % of the user I/O tier @t served since the last call
+ * to its promotion budget.
+ */
+static void swt_plan_credit(struct swt_planner *pl, const struct swt_map *m,
+			    unsigned int t)
+{
+	u64 io = m->tier[t].st.reads + m->tier[t].st.writes, c;
+
+	/* the stats were cleared */
+	if (io < pl->io_seen[t])
+		pl->io_seen[t] = io;
+	c = pl->credit[t] + (io - pl->io_seen[t]) * pl->knob[SWT_K_PROMOTE_SHARE];
+	pl->credit[t] = min_t(u64, c, SWT_CREDIT_MAX);
+	pl->io_seen[t] = io;
 }
 
 static enum swt_plan_result swt_plan_promote(struct swt_planner *pl,
@@ -414,7 +449,7 @@ enum swt_plan_result swt_plan_next(struct swt_planner *pl, struct swt_map *m,
 		return SWT_PLAN_NOTHING;
 
 	for (t = 0; t < m->nr_tiers; t++) {
-		if (!pl->demoting[t])
+		if (!pl->demoting[t] || pl->exhausted[t])
 			continue;
 		r = swt_plan_demote(pl, m, p, t, max_len, &budget, plan);
 		if (r == SWT_PLAN_MOVE)
@@ -423,15 +458,24 @@ enum swt_plan_result swt_plan_next(struct swt_planner *pl, struct swt_map *m,
 	}
 
 	for (t = 1; t < m->nr_tiers; t++) {
+		u32 len = max_len;
+
+		swt_plan_credit(pl, m, t);
 		if (!m->tier[t].nr_mapped)
 			continue;
 		if (!idle) {
-			best = swt_plan_better(best, SWT_PLAN_WAIT_IDLE);
-			continue;
+			len = min(len, pl->credit[t] / 100);
+			if (!len) {
+				best = swt_plan_better(best, SWT_PLAN_WAIT_IDLE);
+				continue;
+			}
 		}
-		r = swt_plan_promote(pl, m, p, t, max_len, &budget, plan);
-		if (r == SWT_PLAN_MOVE)
+		r = swt_plan_promote(pl, m, p, t, len, &budget, plan);
+		if (r == SWT_PLAN_MOVE) {
+			if (!idle)
+				pl->credit[t] -= plan->len * 100;
 			return r;
+		}
 		best = swt_plan_better(best, r);
 	}
 	return best;

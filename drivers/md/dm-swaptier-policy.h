@@ -39,6 +39,8 @@ enum swt_knob {
 	SWT_K_MIG_IDLE,		/* ms without user I/O before promotions run */
 	SWT_K_MIG_MAX_IO,	/* blocks migrations may have in flight */
 	SWT_K_WRITE_BATCH,	/* async writes gathered before placing, 0: off */
+	SWT_K_PROMOTE_SHARE,	/* % of a tier's user I/O promotions may add */
+	SWT_K_DEMOTE_HEAT,	/* hottest block demotion may take */
 	SWT_NR_KNOBS
 };
 
@@ -112,6 +114,11 @@ struct swt_planner {
 	u32 swept[SWT_MAX_TIERS];	/* blocks looked at since a pick */
 	u8 level[SWT_MAX_TIERS];	/* demotion: highest heat taken */
 	bool demoting[SWT_MAX_TIERS];	/* fell below low, not yet at high */
+	/* a whole sweep found nothing up to demote_heat: wait for an aging */
+	bool exhausted[SWT_MAX_TIERS];
+	/* promotion budget: hundredths of a block each tier may copy up */
+	u32 credit[SWT_MAX_TIERS];
+	u64 io_seen[SWT_MAX_TIERS];	/* the tier's user I/O counted so far */
 };
 
 /* One copy: @len blocks from @src (tier @from) to @dst (tier @to). */
@@ -128,7 +135,7 @@ struct swt_plan {
 enum swt_plan_result {
 	SWT_PLAN_MOVE,		/* *plan is filled in, dst allocated */
 	SWT_PLAN_SCANNING,	/* the scan budget ran out: call again */
-	SWT_PLAN_WAIT_IDLE,	/* promotions wait for user I/O to stop */
+	SWT_PLAN_WAIT_IDLE,	/* promotions wait for budget or idle I/O */
 	SWT_PLAN_NOTHING,	/* nothing to move now */
 };
 
@@ -147,6 +154,9 @@ u32 swt_tier_low(const struct swt_planner *pl, const struct swt_map *m,
 u32 swt_plan_inflight_cap(const struct swt_planner *pl,
 			  const struct swt_map *m);
 
+/* Every heat was halved: blocks may have become cold enough to demote. */
+void swt_plan_aged(struct swt_planner *pl);
+
 /* Should a write that just landed on tier @t wake the planner? */
 bool swt_plan_wanted(const struct swt_planner *pl, const struct swt_map *m,
 		     unsigned int t);
@@ -154,9 +164,12 @@ bool swt_plan_wanted(const struct swt_planner *pl, const struct swt_map *m,
 /*
  * Pick the next copy, looking at no more than @budget blocks: evacuation
  * first, then demotion of cold blocks from tiers below their low
- * watermark, then (only when @idle) promotion of hot blocks. Allocates the
- * destination on the target tier's migration frontier; the caller copies
- * and then calls swt_map_move() or, on error, swt_map_abort() on it.
+ * watermark, then promotion of hot blocks: without limit when @idle (user
+ * I/O has stopped), else within the tier's promotion budget, which grows
+ * by promote_share % of the user reads and writes its tier served (the
+ * tier's stats). Allocates the destination on the target tier's migration
+ * frontier; the caller copies and then calls swt_map_move() or, on error,
+ * swt_map_abort() on it.
  */
 enum swt_plan_result swt_plan_next(struct swt_planner *pl, struct swt_map *m,
 				   const struct swt_policy *p, bool idle,

@@ -782,6 +782,7 @@ static void swt_do_aging(struct swt_pool *pool)
 	spin_lock_irq(&pool->lock);
 	pool->age_cursor = 0;
 	pool->st.agings++;
+	swt_plan_aged(&pool->plan);
 	WRITE_ONCE(pool->next_age, jiffies +
 		   msecs_to_jiffies(pool->plan.knob[SWT_K_HEAT_PERIOD]));
 	spin_unlock_irq(&pool->lock);

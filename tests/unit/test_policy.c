@@ -158,18 +158,58 @@ static void test_demote_cold_first(void)
 	teardown();
 }
 
-/* With no cold block left, demotion takes warmer ones rather than stall. */
+/*
+ * With no cold block left, demotion takes warmer ones up to demote_heat
+ * rather than stall.
+ */
 static void test_demote_escalates(void)
 {
 	u32 l;
 
 	setup();
+	pl.knob[SWT_K_DEMOTE_HEAT] = 255;
 	write_blocks(0, 100);
 	for (l = 0; l < 100; l++)
 		pol.ops->hit(&pol, l, 1);	/* every block at heat 2 */
 	EXPECT(migrate_all(false, NULL) >= 20);
 	EXPECT(swt_tier_free(&m, 0) >= 20);
 	EXPECT(pl.level[0] == 0);		/* reset once demotion stopped */
+	teardown();
+}
+
+/*
+ * By default only blocks unread for a heat period move down: a tier full
+ * of recent blocks stays full (writes go to the slower tier) until an
+ * aging makes some cold.
+ */
+static void test_demote_waits_for_cold(void)
+{
+	struct swt_alloc a;
+	u32 l;
+
+	setup();
+	write_blocks(0, 95);			/* heat 1: written, not read */
+	for (l = 0; l < 40; l++)
+		pol.ops->hit(&pol, l, 1);
+	EXPECT(swt_plan_wanted(&pl, &m, 0));
+	EXPECT_EQ(migrate_all(false, NULL), 0);
+	EXPECT(pl.exhausted[0]);
+	EXPECT(!swt_plan_wanted(&pl, &m, 0));
+	/* once the tier is full, new writes go to tier 1 */
+	for (l = 300; l < 310; l++) {
+		EXPECT(swt_map_alloc(&m, 0, 1, &a));
+		swt_map_commit(&m, to_lblk(l), a.pblk, 1);
+		pol.ops->fill(&pol, l, 1);
+	}
+	EXPECT_EQ(a.tier, 1);
+	EXPECT_EQ(m.tier[0].nr_mapped, 100);
+	/* one aging: the blocks never read are cold now, the read ones not */
+	pol.ops->age(&pol, 0, 450);
+	swt_plan_aged(&pl);
+	EXPECT(migrate_all(false, NULL) >= 15);
+	EXPECT(swt_tier_free(&m, 0) >= 20);
+	for (l = 0; l < 40; l++)
+		EXPECT_EQ(tier_of_lblk(l), 0);
 	teardown();
 }
 
@@ -201,6 +241,51 @@ static void test_promote_hot_when_idle(void)
 		EXPECT_EQ(tier_of_lblk(l), 0);
 	EXPECT_EQ(tier_of_lblk(270), 1);
 	EXPECT(swt_tier_free(&m, 0) >= swt_tier_low(&pl, &m, 0));
+	teardown();
+}
+
+/*
+ * Blocks read twice on tier 1 move up while I/O goes on, but never more
+ * than promote_share % of the reads and writes tier 1 served; with a share
+ * of 0 they wait for idle I/O.
+ */
+static void test_promote_within_budget(void)
+{
+	u32 l;
+
+	setup();
+	write_blocks(0, 95);
+	migrate_all(false, NULL);
+	write_blocks(100, 200);
+	migrate_all(false, NULL);
+	for (l = 250; l < 270; l++) {
+		EXPECT_EQ(tier_of_lblk(l), 1);
+		pol.ops->hit(&pol, l, 1);
+		pol.ops->hit(&pol, l, 1);
+	}
+	swt_map_unmap(&m, to_lblk(0), 95);
+	swt_map_reclaim(&m, ~0U);
+	pl.knob[SWT_K_PROMOTE_SHARE] = 0;
+	m.tier[1].st.reads += 1000;
+	EXPECT_EQ(migrate_all(false, NULL), 0);
+	pl.knob[SWT_K_PROMOTE_SHARE] = 25;
+	/* 40 reads of tier 1: a budget of 10 blocks */
+	m.tier[1].st.reads += 40;
+	EXPECT_EQ(migrate_all(false, NULL), 10);
+	EXPECT_EQ(pl.credit[1], 0);
+	EXPECT_EQ(tier_of_lblk(250), 0);
+	EXPECT_EQ(tier_of_lblk(269), 1);
+	/* a cleared stats counter does not make a budget */
+	m.tier[1].st.reads = 0;
+	EXPECT_EQ(migrate_all(false, NULL), 0);
+	m.tier[1].st.writes += 40;
+	EXPECT_EQ(migrate_all(false, NULL), 10);
+	for (l = 250; l < 270; l++)
+		EXPECT_EQ(tier_of_lblk(l), 0);
+	/* a long quiet budget saves up at most four copies' worth */
+	m.tier[1].st.reads += 1000000;
+	migrate_all(false, NULL);
+	EXPECT(pl.credit[1] <= 4 * SWT_MIG_MAX_BLOCKS * 100);
 	teardown();
 }
 
@@ -313,6 +398,8 @@ int main(void)
 		{ "demote_cold_first", test_demote_cold_first },
 		{ "demote_escalates", test_demote_escalates },
 		{ "promote_hot_when_idle", test_promote_hot_when_idle },
+		{ "promote_within_budget", test_promote_within_budget },
+		{ "demote_waits_for_cold", test_demote_waits_for_cold },
 		{ "evacuate", test_evacuate },
 		{ "write_wins_over_copy", test_write_wins_over_copy },
 		{ "heat_histogram", test_heat_histogram },

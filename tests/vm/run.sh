@@ -128,7 +128,7 @@ for spec in "${disks[@]}"; do
 	case "$class" in
 	fast) thr="" ;;
 	ssd) thr=",throttling.iops-total=4000,throttling.bps-total=400000000" ;;
-	hdd) thr=",throttling.iops-total=150,throttling.bps-total=150000000" ;;
+	hdd) thr=",throttling.iops-total=200,throttling.bps-total=104857600" ;;
 	*) echo "run.sh: unknown disk class '$class' (fast, ssd, hdd)" >&2; exit 2 ;;
 	esac
 	qdisks+=(-drive "file=$img,if=none,id=d$i,format=raw,cache=unsafe,aio=threads,discard=unmap$thr"

@@ -867,7 +867,8 @@ static int cmd_set(int argc, char **argv)
 {
 	static const char use[] = "usage: dmswaptier set NAME KEY VALUE\n"
 		"  keys: migration (on|off), low_watermark, high_watermark, promote_heat,\n"
-		"  heat_period, migration_idle, migration_max_io, write_batch\n"
+		"  heat_period, migration_idle, migration_max_io, write_batch,\n"
+		"  promote_share, demote_heat\n"
 		"  (see dm-swaptier.rst)";
 	char msg[160], *resp;
 

@@ -9,8 +9,11 @@ swt_load
 A=$SWT_DISK_A B=$SWT_DISK_B
 t0=$(dev_blocks "$A")
 len=$(swt_max_len "$A" "$B")
+# demote_heat 255: these writes are never read, and with a heat period
+# of a minute they would not turn cold (heat 0, all the default demotes)
+# during the case; section 6 checks the default
 swt_create mg "$len" "$A" "$B" -- heat_period 60000 migration_idle 100 \
-	low_watermark 10 high_watermark 30 || die "cannot create"
+	low_watermark 10 high_watermark 30 demote_heat 255 || die "cannot create"
 used0() { swt_tier_field mg 0 0; }
 # blocks mapped on tier 0 (what the watermarks count; "used" also counts
 # the open write frontiers, up to an extent per CPU)
@@ -93,7 +96,8 @@ check table-reloads bash -c "dmsetup reload mg --table \"\$(dmsetup table mg)\" 
 dmsetup remove mg || nok remove "cannot remove"
 
 # 4. Racing writes: fio verify over twice tier 0 with suspend/resume cycles.
-swt_create mr "$len" "$A" "$B" -- low_watermark 20 high_watermark 40 || die "cannot create"
+swt_create mr "$len" "$A" "$B" -- low_watermark 20 high_watermark 40 \
+	demote_heat 255 || die "cannot create"
 fio_verify under-migration /dev/mapper/mr 64M 2 >/tmp/fio.res &
 fpid=$!
 n=0
@@ -121,3 +125,21 @@ check forced-demoted test "$(swt_global mr 10)" -gt "$d0"
 check forced-abandoned test "$(swt_global mr 12)" -gt "$a0"
 check map-after-forced swt_check_map mr
 dmsetup remove mr || nok remove-mr "cannot remove"
+
+# 6. By default only cold blocks move down (unread for a heat period): a
+# tier 0 full of fresh writes stays full, and the writes that do not fit
+# go to tier 1, until an aging turns the unread ones cold.
+swt_create md "$len" "$A" "$B" -- heat_period 60000 || die "cannot create"
+dd if=/tmp/mg.data of=/dev/mapper/md bs=1M oflag=direct status=none || die "write failed"
+check fresh-not-demoted test "$(swt_global md 10)" = 0
+check fresh-spilled test "$(swt_tier_field md 1 0)" -gt 0
+# a shorter period starts from now: the next aging comes within 100 ms
+dmsetup message md 0 set heat_period 100 || nok set-heat-period "refused"
+if poll '[ "$(swt_global md 10)" -gt 0 ]' 60; then ok cold-demoted-after-aging
+else nok cold-demoted-after-aging "demoted $(swt_global md 10) after $(dmsetup message md 0 stats | sed -n 's/.*agings=\([0-9]*\).*/\1/p') agings"; fi
+check data-after-cold-demotion cmp -s /tmp/mg.data <(dd if=/dev/mapper/md bs=1M count=120 iflag=direct status=none)
+check set-demote-heat dmsetup message md 0 set demote_heat 7
+check demote-heat-in-table bash -c "dmsetup table md | grep -q 'demote_heat 7'"
+check set-demote-heat-range bash -c '! dmsetup message md 0 set demote_heat 256 2>/dev/null'
+check map-after-cold-demotion swt_check_map md
+dmsetup remove md || nok remove-md "cannot remove"

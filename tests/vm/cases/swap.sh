@@ -84,8 +84,10 @@ seq=$(swt_global sw 2) allocs=$(swt_global sw 3)
 echo "# $seq of $allocs write allocations continued their CPU's previous one"
 check writes-sequential test $((seq * 100)) -ge $((allocs * 90))
 
-# --- again with migration on: demotion runs under the swap load
+# --- again with migration on: demotion runs under the swap load (at any
+# heat, so that it does within this short run)
 dmsetup message sw 0 migration on || die "migration on"
+dmsetup message sw 0 set demote_heat 255 || die "demote_heat"
 swapon --discard /dev/mapper/sw || die "swapon"
 "$hog" 3 "$mib" 1 >/tmp/hog-mig.log 2>&1
 hrc=$?
