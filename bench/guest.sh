@@ -59,12 +59,15 @@ c=${2:-all} w=${3:-all}
 if [ "$c$w" != allall ]; then	# a chosen subset
 	[ "$c" = all ] && c=$all_cfgs
 	[ "$w" = all ] && w=$all_wls
+	for x in ${c//,/ }; do [[ ",$all_cfgs," == *",$x,"* ]] || die "no configuration '$x' ($all_cfgs)"; done
+	for x in ${w//,/ }; do [[ ",$all_wls," == *",$x,"* ]] || die "no workload '$x' ($all_wls)"; done
 	want_c=",$c," want_w=",$w,"
 	sub=()
 	for r in "${plan[@]}"; do
 		[[ $want_c == *",${r%/*},"* && $want_w == *",${r#*/},"* ]] && sub+=("$r")
 	done
 	plan=("${sub[@]}")
+	[ ${#plan[@]} -gt 0 ] || die "nothing to run"
 fi
 echo "# guest: $ram MiB RAM, $avail MiB available; pressure $p_mib MiB," \
 	"hot/cold $hc_mib MiB x $hc_acc accesses, aged $aged_rounds rounds," \
@@ -112,6 +115,7 @@ setup_dm_cache() {
 # request. The device itself reports non-rotational (for the discards),
 # so that is asked for here, as docs/dm-swaptier.rst recommends.
 vma_ra=/sys/kernel/mm/swap/vma_ra_enabled
+vma_ra0=$(cat "$vma_ra")
 setup_swaptier() {
 	local s; s=$(slow_of "$1")
 	[ "$(cat "/sys/block/$(basename "$s")/queue/rotational")" = 1 ] &&
@@ -127,7 +131,7 @@ setup_swaptier_single() {
 }
 teardown() {
 	swapoff -a
-	echo true >"$vma_ra"
+	echo "$vma_ra0" >"$vma_ra"
 	local d
 	for d in bs bc bc-data bc-meta; do
 		dmsetup info "$d" >/dev/null 2>&1 && dmsetup remove --retry "$d"
@@ -170,7 +174,7 @@ run() {
 	done
 	# the target's named figures, one line: "tier0: mapped=1 ..." -> "tier0.mapped=1"
 	[ "${cfg%%-*}" = swaptier ] &&
-		st=$(dmsetup message bs 0 stats | awk '/^tier[0-9]+:/ {t = $1; sub(":", ".", t); $1 = ""; gsub(/ /, " " t); print t substr($0, 2); next} {print}' | tr '\n' ' ')
+		st=$(dmsetup message bs 0 stats | awk '/^tier[0-9]+:/ {t = $1; sub(":", ".", t); $1 = ""; gsub(/ /, " " t); print substr($0, 2); next} {print}' | tr '\n' ' ')
 	printf '{"config":"%s","workload":"%s","rc":%d,"wall":%.3f,"pswpin":%d,"pswpout":%d,"result":"%s","swaptier_stats":"%s","devices":[%s],"trace_dir":"traces/%s-%s"}\n' \
 		"$cfg" "$label" "$rc" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" \
 		$(($(vmstat pswpin) - in0)) $(($(vmstat pswpout) - out0)) \

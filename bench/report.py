@@ -8,8 +8,8 @@ the measured values.
   report.py --meta META.json --runs RUNS.jsonl --out PREFIX --series S [--check]
 
 Writes PREFIX.json, PREFIX.md and PREFIX-{sizes,time,fastread}.png. With
---check, exits 1 unless every configuration ran every workload, verified
-its data, and every figure could be computed (make bench-quick)."""
+--check, exits 1 unless every run of the plan (META's "plan") ran,
+verified its data, and every figure could be computed (make bench-quick)."""
 import argparse
 import json
 import os
@@ -45,6 +45,11 @@ def pct(hist, q):
         if run >= q * total:
             return BUCKETS[i] if BUCKETS[i] else 2048
     return 2048
+
+
+def num(v):
+    """A figure for the tables: rounded, or "-" when it is missing."""
+    return "-" if v is None else f"{v:.0f}"
 
 
 def ratio(a, b):
@@ -116,15 +121,16 @@ def figures(base, run):
     # the target's "stats" message, by name (tierN lines as tierN.key)
     st = dict(kv.split("=", 1) for kv in (run.get("swaptier_stats") or "").split()
               if "=" in kv)
-    if st:
-        num = {k: int(v) for k, v in st.items() if v.isdigit()}
-        f["map_bytes_per_block"] = round(num["map_bytes"] / num["logical"], 2)
-        f["promoted"] = num["promoted"]
-        f["demoted"] = num["demoted"]
-        f["discards"] = num["discards"]
-        f["mapped_at_end"] = num["mapped"]
+    n = {k: int(v) for k, v in st.items() if v.isdigit()}
+    if all(k in n for k in ("map_bytes", "logical", "promoted", "demoted",
+                            "discards", "mapped")) and n["logical"]:
+        f["map_bytes_per_block"] = round(n["map_bytes"] / n["logical"], 2)
+        f["promoted"] = n["promoted"]
+        f["demoted"] = n["demoted"]
+        f["discards"] = n["discards"]
+        f["mapped_at_end"] = n["mapped"]
         # blocks copied between tiers per page swapped out
-        f["copy_share"] = (round((num["promoted"] + num["demoted"]) / run["pswpout"], 3)
+        f["copy_share"] = (round((n["promoted"] + n["demoted"]) / run["pswpout"], 3)
                            if run["pswpout"] else None)
     return f
 
@@ -219,7 +225,7 @@ def main():
             f = figures(a.base, x)
             rows[(f["config"], f["workload"])] = f
 
-    plan = [tuple(x.split("/", 1)) for x in meta.get("plan", [])]
+    plan = [tuple(x.split("/", 1)) for x in meta.get("plan", []) if "/" in x]
     if not plan:
         problems.append("meta: no plan of runs")
     for c, w in plan:
@@ -349,7 +355,7 @@ def main():
                 continue
             vn = f["vs_native"]
             md.append(f"| {c} | {w} | {'yes' if f['verified'] else '**no**'} | "
-                      f"{f['workload_s']} | {vn['speed']} | {f['accesses_per_s']:.0f} | "
+                      f"{f['workload_s']} | {vn['speed']} | {num(f['accesses_per_s'])} | "
                       f"{f['pswpin']} | {f['pswpout']} | {f['write_requests']} | {vn['write_requests']} | "
                       f"{f['write_avg_kib']} | {f['write_p50_kib']} | {f['write_p90_kib']} | "
                       f"{f['write_merge_ratio']} | {f['read_requests']} | "
@@ -366,8 +372,8 @@ def main():
                       f"{f.get('mapped_at_end')} | {f.get('map_bytes_per_block')} |")
     if fio:
         md += ["", f"fio 4 KiB random read/write, iodepth 16, {fio['runtime']} s on the big "
-               f"disk: dm-linear {fio['linear_iops']:.0f} IOPS, dm-swaptier "
-               f"{fio['swaptier_iops']:.0f} IOPS."]
+               f"disk: dm-linear {num(fio.get('linear_iops'))} IOPS, dm-swaptier "
+               f"{num(fio.get('swaptier_iops'))} IOPS."]
     md += ["", "Write requests are every write dispatched to the configuration's "
            "devices during the run: for dm-swaptier they include its migration copies "
            "(the demoted blocks above), for dm-cache its promotions, writebacks and "

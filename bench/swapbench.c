@@ -24,6 +24,7 @@
  *
  * Exit 0 only if every value read back was right.
  */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -233,6 +234,16 @@ static int idle_verify(void)
 	       !WEXITSTATUS(status);
 }
 
+/* On an error: end the idle process, if any, without waiting for it. */
+static void idle_stop(void)
+{
+	if (!idle_pid)
+		return;
+	kill(idle_pid, SIGKILL);
+	waitpid(idle_pid, NULL, 0);
+	idle_pid = 0;
+}
+
 static int hotcold(size_t mib, unsigned int hot_pct, unsigned int hot_share,
 		   size_t accesses, unsigned int write_pct, uint64_t seed)
 {
@@ -248,6 +259,7 @@ static int hotcold(size_t mib, unsigned int hot_pct, unsigned int hot_share,
 	ver = calloc(pages, 1);
 	if (!hot || !cold || !ver) {
 		fprintf(stderr, "swapbench: out of memory\n");
+		idle_stop();
 		return 2;
 	}
 	mlock(hot, pages * sizeof(*hot));
@@ -262,6 +274,7 @@ static int hotcold(size_t mib, unsigned int hot_pct, unsigned int hot_share,
 	}
 	if (!nhot || nhot == pages) {
 		fprintf(stderr, "swapbench: hot set of %zu pages of %zu\n", nhot, pages);
+		idle_stop();
 		return 2;
 	}
 	t0 = now();
@@ -296,6 +309,25 @@ static int hotcold(size_t mib, unsigned int hot_pct, unsigned int hot_share,
 	return bad ? 1 : 0;
 }
 
+/* A /proc/meminfo figure, in pages. */
+static size_t meminfo_pages(const char *key)
+{
+	char line[256], name[64];
+	size_t kib, pages = 0;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63[^:]: %zu", name, &kib) == 2 &&
+		    !strcmp(name, key)) {
+			pages = kib / (PAGE / 1024);
+			break;
+		}
+	fclose(f);
+	return pages;
+}
+
 /* Pages of process @pid out in swap, from its VmSwap. */
 static size_t swapped_pages(pid_t pid)
 {
@@ -321,10 +353,14 @@ static size_t swapped_pages(pid_t pid)
 static int idle_start(size_t mib)
 {
 	size_t pages = mib * (1024 * 1024 / PAGE), limit, p, n;
-	int ready[2], go[2];
+	int ready[2], go[2], status;
 	uint64_t *mem;
 	char c;
 
+	if (!pages) {
+		fprintf(stderr, "swapbench: an idle process of 0 pages\n");
+		return 2;
+	}
 	if (pipe(ready) || pipe(go)) {
 		perror("swapbench: pipe");
 		return 2;
@@ -361,16 +397,25 @@ static int idle_start(size_t mib)
 		return 2;
 	}
 	close(ready[0]);
-	/* at most twice the machine's memory, 1 MiB at a time */
-	limit = 2 * (size_t)sysconf(_SC_PHYS_PAGES);
-	mem = map_pages(limit);
+	/*
+	 * 1 MiB at a time, never more than memory and swap can hold together
+	 * (less a margin), and only while the idle process lives
+	 */
+	limit = meminfo_pages("MemAvailable") + meminfo_pages("SwapFree");
+	limit = limit > 16384 ? limit - 16384 : 0;
+	mem = map_pages(limit ? limit : 1);
 	for (p = 0; p < limit; p += 256) {
 		if (swapped_pages(idle_pid) * 10 >= pages * 9)
 			break;
+		if (waitpid(idle_pid, &status, WNOHANG)) {
+			fprintf(stderr, "swapbench: the idle process died\n");
+			idle_pid = 0;
+			return 2;
+		}
 		for (n = p; n < p + 256 && n < limit; n++)
 			put(mem + n * WORDS, value(8, n, 0));
 	}
-	munmap(mem, limit * PAGE);
+	munmap(mem, (limit ? limit : 1) * PAGE);
 	idle_swapped_pct = swapped_pages(idle_pid) * 100 / pages;
 	return 0;
 }

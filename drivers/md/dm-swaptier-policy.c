@@ -33,8 +33,6 @@ const struct swt_knob_desc swt_knobs[SWT_NR_KNOBS] = {
 	[SWT_K_DEMOTE_HEAT]	= { "demote_heat", 0, 255, 0, false },
 };
 
-/* Most promotion budget a tier saves up while promotions find nothing. */
-#define SWT_CREDIT_MAX	(4 * SWT_MIG_MAX_BLOCKS * 100)
 
 int swt_knob_find(const char *name)
 {
@@ -212,6 +210,7 @@ static unsigned int swt_slower(const struct swt_map *m, unsigned int t)
 void swt_plan_aged(struct swt_planner *pl)
 {
 	memset(pl->exhausted, 0, sizeof(pl->exhausted));
+	memset(pl->level, 0, sizeof(pl->level));
 }
 
 bool swt_plan_wanted(const struct swt_planner *pl, const struct swt_map *m,
@@ -364,12 +363,14 @@ static enum swt_plan_result swt_plan_demote(struct swt_planner *pl,
 static void swt_plan_credit(struct swt_planner *pl, const struct swt_map *m,
 			    unsigned int t)
 {
-	u64 io = m->tier[t].st.reads + m->tier[t].st.writes, c;
+	u64 io = m->tier[t].st.reads + m->tier[t].st.writes;
+	u64 c;
 
 	/* the stats were cleared */
 	if (io < pl->io_seen[t])
 		pl->io_seen[t] = io;
-	c = pl->credit[t] + (io - pl->io_seen[t]) * pl->knob[SWT_K_PROMOTE_SHARE];
+	c = pl->credit[t] +
+	    (io - pl->io_seen[t]) * pl->knob[SWT_K_PROMOTE_SHARE];
 	pl->credit[t] = min_t(u64, c, SWT_CREDIT_MAX);
 	pl->io_seen[t] = io;
 }
@@ -394,9 +395,13 @@ static enum swt_plan_result swt_plan_promote(struct swt_planner *pl,
 		return SWT_PLAN_NOTHING;
 	w.heat = pl->knob[SWT_K_PROMOTE_HEAT];
 	n = swt_sweep(pl, m, t, &w, max, budget, plan);
-	if (!n)
-		return pl->swept[t] >= m->tier[t].nr_blocks ?
-		       SWT_PLAN_NOTHING : SWT_PLAN_SCANNING;
+	if (!n) {
+		if (pl->swept[t] < m->tier[t].nr_blocks)
+			return SWT_PLAN_SCANNING;
+		/* a whole sweep found nothing: the next run sweeps again */
+		pl->swept[t] = 0;
+		return SWT_PLAN_NOTHING;
+	}
 	if (!swt_plan_dst(m, to, n, plan))
 		return SWT_PLAN_NOTHING;
 	plan->kind = SWT_MIG_PROMOTE;
@@ -464,7 +469,7 @@ enum swt_plan_result swt_plan_next(struct swt_planner *pl, struct swt_map *m,
 		if (!m->tier[t].nr_mapped)
 			continue;
 		if (!idle) {
-			len = min(len, pl->credit[t] / 100);
+			len = min(len, pl->credit[t] / SWT_CREDIT_UNIT);
 			if (!len) {
 				best = swt_plan_better(best, SWT_PLAN_WAIT_IDLE);
 				continue;
@@ -473,7 +478,7 @@ enum swt_plan_result swt_plan_next(struct swt_planner *pl, struct swt_map *m,
 		r = swt_plan_promote(pl, m, p, t, len, &budget, plan);
 		if (r == SWT_PLAN_MOVE) {
 			if (!idle)
-				pl->credit[t] -= plan->len * 100;
+				pl->credit[t] -= plan->len * SWT_CREDIT_UNIT;
 			return r;
 		}
 		best = swt_plan_better(best, r);

@@ -20,6 +20,12 @@
 /* Most blocks one copy moves (256 KiB); they are physically consecutive. */
 #define SWT_MIG_MAX_BLOCKS	64U
 
+/* The promotion budget counts hundredths of a block. */
+#define SWT_CREDIT_UNIT		100U
+
+/* Most budget a tier saves up while promotions find nothing: four copies. */
+#define SWT_CREDIT_MAX		(4 * SWT_MIG_MAX_BLOCKS * SWT_CREDIT_UNIT)
+
 /*
  * Most asynchronous writes gathered and placed together (1 MiB), about
  * what one request to a tier can carry.
@@ -116,7 +122,7 @@ struct swt_planner {
 	bool demoting[SWT_MAX_TIERS];	/* fell below low, not yet at high */
 	/* a whole sweep found nothing up to demote_heat: wait for an aging */
 	bool exhausted[SWT_MAX_TIERS];
-	/* promotion budget: hundredths of a block each tier may copy up */
+	/* promotion budget of each tier, in SWT_CREDIT_UNITs */
 	u32 credit[SWT_MAX_TIERS];
 	u64 io_seen[SWT_MAX_TIERS];	/* the tier's user I/O counted so far */
 };
@@ -154,7 +160,10 @@ u32 swt_tier_low(const struct swt_planner *pl, const struct swt_map *m,
 u32 swt_plan_inflight_cap(const struct swt_planner *pl,
 			  const struct swt_map *m);
 
-/* Every heat was halved: blocks may have become cold enough to demote. */
+/*
+ * Every heat was halved, or the knobs changed: blocks may have become cold
+ * enough to demote. Demotion starts again from the coldest.
+ */
 void swt_plan_aged(struct swt_planner *pl);
 
 /* Should a write that just landed on tier @t wake the planner? */
@@ -166,8 +175,8 @@ bool swt_plan_wanted(const struct swt_planner *pl, const struct swt_map *m,
  * first, then demotion of cold blocks from tiers below their low
  * watermark, then promotion of hot blocks: without limit when @idle (user
  * I/O has stopped), else within the tier's promotion budget, which grows
- * by promote_share % of the user reads and writes its tier served (the
- * tier's stats). Allocates the destination on the target tier's migration
+ * by promote_share % of a block for each user read and write request its
+ * tier served (the tier's stats). Allocates the destination on the target tier's migration
  * frontier; the caller copies and then calls swt_map_move() or, on error,
  * swt_map_abort() on it.
  */

@@ -1522,6 +1522,7 @@ static void swt_resume(struct dm_target *ti)
 	pool->map.frontier_blocks = st->frontier_blocks ?: SWT_FRONTIER_DEFAULT;
 	pool->map.reserve = st->reserve;
 	memcpy(pool->plan.knob, st->knob, sizeof(st->knob));
+	swt_plan_aged(&pool->plan);
 	/*
 	 * I/O goes through this table's devices from now on: the previous
 	 * table's may be closed once it is destroyed.
@@ -1884,6 +1885,7 @@ static int swt_msg_set(struct swt_target *st, const char *key, const char *val)
 	memcpy(st->knob, knob, sizeof(knob));
 	__set_bit(k, &st->knob_given);
 	memcpy(pool->plan.knob, knob, sizeof(knob));
+	swt_plan_aged(&pool->plan);
 	if (k == SWT_K_HEAT_PERIOD)
 		WRITE_ONCE(pool->next_age, jiffies + msecs_to_jiffies(knob[k]));
 	spin_unlock_irq(&pool->lock);

@@ -86,8 +86,8 @@ check writes-sequential test $((seq * 100)) -ge $((allocs * 90))
 
 # --- again with migration on: demotion runs under the swap load (at any
 # heat, so that it does within this short run)
-dmsetup message sw 0 migration on || die "migration on"
 dmsetup message sw 0 set demote_heat 255 || die "demote_heat"
+dmsetup message sw 0 migration on || die "migration on"
 swapon --discard /dev/mapper/sw || die "swapon"
 "$hog" 3 "$mib" 1 >/tmp/hog-mig.log 2>&1
 hrc=$?

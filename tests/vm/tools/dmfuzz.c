@@ -77,7 +77,8 @@ static const char *const numbers[] = {
 static const char *const words[] = {
 	"discard_passdown", "frontier_blocks", "reserve_blocks", "migration",
 	"low_watermark", "high_watermark", "promote_heat", "heat_period",
-	"migration_idle", "migration_max_io", "write_batch", "DISCARD_PASSDOWN",
+	"migration_idle", "migration_max_io", "write_batch", "promote_share",
+	"demote_heat", "DISCARD_PASSDOWN",
 	"on", "off",
 	"map", "set", "stats", "check", "heat", "clear_stats", "evacuate",
 	"swaptier", "-", "--", "%s%n", "\\", "\"", "discard_passdown=1",
@@ -145,6 +146,7 @@ static int valid_tokens(char tok[][TOKLEN], unsigned int n)
 		{ "high_watermark", "30" }, { "promote_heat", "4" },
 		{ "heat_period", "2000" }, { "migration_idle", "0" },
 		{ "migration_max_io", "64" }, { "write_batch", "16" },
+		{ "promote_share", "50" }, { "demote_heat", "3" },
 	};
 	unsigned int i, k = 0, nopt = pick(4), o;
 	int c = 0;
