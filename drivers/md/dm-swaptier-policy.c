@@ -33,7 +33,6 @@ const struct swt_knob_desc swt_knobs[SWT_NR_KNOBS] = {
 	[SWT_K_DEMOTE_HEAT]	= { "demote_heat", 0, 255, 0, false },
 };
 
-
 int swt_knob_find(const char *name)
 {
 	int k;
