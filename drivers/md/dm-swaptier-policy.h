@@ -176,9 +176,9 @@ bool swt_plan_wanted(const struct swt_planner *pl, const struct swt_map *m,
  * watermark, then promotion of hot blocks: without limit when @idle (user
  * I/O has stopped), else within the tier's promotion budget, which grows
  * by promote_share % of a block for each user read and write request its
- * tier served (the tier's stats). Allocates the destination on the target tier's migration
- * frontier; the caller copies and then calls swt_map_move() or, on error,
- * swt_map_abort() on it.
+ * tier served (the tier's stats). Allocates the destination on the target
+ * tier's migration frontier; the caller copies and then calls
+ * swt_map_move() or, on error, swt_map_abort() on it.
  */
 enum swt_plan_result swt_plan_next(struct swt_planner *pl, struct swt_map *m,
 				   const struct swt_policy *p, bool idle,
