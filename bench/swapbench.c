@@ -309,12 +309,12 @@ static int hotcold(size_t mib, unsigned int hot_pct, unsigned int hot_share,
 	return bad ? 1 : 0;
 }
 
-/* A /proc/meminfo figure, in pages. */
-static size_t meminfo_pages(const char *key)
+/* A "Key: <n> kB" line of /proc file @path (meminfo, status), in pages. */
+static size_t proc_pages(const char *path, const char *key)
 {
 	char line[256], name[64];
 	size_t kib, pages = 0;
-	FILE *f = fopen("/proc/meminfo", "r");
+	FILE *f = fopen(path, "r");
 
 	if (!f)
 		return 0;
@@ -331,19 +331,10 @@ static size_t meminfo_pages(const char *key)
 /* Pages of process @pid out in swap, from its VmSwap. */
 static size_t swapped_pages(pid_t pid)
 {
-	char path[64], line[256];
-	size_t kib = 0;
-	FILE *f;
+	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmSwap: %zu kB", &kib) == 1)
-			break;
-	fclose(f);
-	return kib / (PAGE / 1024);
+	return proc_pages(path, "VmSwap");
 }
 
 /*
@@ -401,7 +392,8 @@ static int idle_start(size_t mib)
 	 * 1 MiB at a time, never more than memory and swap can hold together
 	 * (less a margin), and only while the idle process lives
 	 */
-	limit = meminfo_pages("MemAvailable") + meminfo_pages("SwapFree");
+	limit = proc_pages("/proc/meminfo", "MemAvailable") +
+		proc_pages("/proc/meminfo", "SwapFree");
 	limit = limit > 16384 ? limit - 16384 : 0;
 	mem = map_pages(limit ? limit : 1);
 	for (p = 0; p < limit; p += 256) {
