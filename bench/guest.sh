@@ -179,7 +179,7 @@ run() {
 		"$cfg" "$label" "$rc" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" \
 		$(($(vmstat pswpin) - in0)) $(($(vmstat pswpout) - out0)) \
 		"$line" "$st" "$traces" "$cfg" "$label" >>"$runs"
-	if [ $rc -eq 0 ] && echo "$line" | grep -q 'verified=1'; then
+	if [ $rc -eq 0 ] && echo "$line" | grep -q ' verified=1'; then
 		ok "$cfg/$label"
 	else
 		nok "$cfg/$label" "exit $rc: $(head -c 200 "/tmp/$cfg-$label.err") $line"

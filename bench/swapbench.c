@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -234,7 +235,7 @@ static int idle_verify(void)
 	       !WEXITSTATUS(status);
 }
 
-/* On an error: end the idle process, if any, without waiting for it. */
+/* On an error: kill the idle process, if any, and reap it. */
 static void idle_stop(void)
 {
 	if (!idle_pid)
@@ -345,6 +346,7 @@ static int idle_start(size_t mib)
 {
 	size_t pages = mib * (1024 * 1024 / PAGE), limit, p, n;
 	int ready[2], go[2], status;
+	pid_t pid, parent;
 	uint64_t *mem;
 	char c;
 
@@ -356,14 +358,19 @@ static int idle_start(size_t mib)
 		perror("swapbench: pipe");
 		return 2;
 	}
-	idle_pid = fork();
-	if (idle_pid < 0) {
+	parent = getpid();
+	pid = fork();
+	if (pid < 0) {
 		perror("swapbench: fork");
 		return 2;
 	}
-	if (!idle_pid) {
+	if (!pid) {
 		size_t bad = 0;
 
+		/* never outlive the benchmark into the next run */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(2);
 		close(ready[0]);
 		close(go[1]);
 		mem = map_pages(pages);
@@ -380,6 +387,7 @@ static int idle_start(size_t mib)
 			fprintf(stderr, "swapbench: idle process: %zu bad pages\n", bad);
 		_exit(bad ? 1 : 0);
 	}
+	idle_pid = pid;
 	close(ready[1]);
 	close(go[0]);
 	idle_go = go[1];

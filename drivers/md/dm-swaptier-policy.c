@@ -210,6 +210,8 @@ void swt_plan_aged(struct swt_planner *pl)
 {
 	memset(pl->exhausted, 0, sizeof(pl->exhausted));
 	memset(pl->level, 0, sizeof(pl->level));
+	/* what was swept before was judged by the old heats */
+	memset(pl->swept, 0, sizeof(pl->swept));
 }
 
 bool swt_plan_wanted(const struct swt_planner *pl, const struct swt_map *m,
@@ -394,13 +396,13 @@ static enum swt_plan_result swt_plan_promote(struct swt_planner *pl,
 		return SWT_PLAN_NOTHING;
 	w.heat = pl->knob[SWT_K_PROMOTE_HEAT];
 	n = swt_sweep(pl, m, t, &w, max, budget, plan);
-	if (!n) {
-		if (pl->swept[t] < m->tier[t].nr_blocks)
-			return SWT_PLAN_SCANNING;
-		/* a whole sweep found nothing: the next run sweeps again */
-		pl->swept[t] = 0;
-		return SWT_PLAN_NOTHING;
-	}
+	/*
+	 * After a whole sweep found nothing, each call looks at one budget
+	 * until the next aging starts a full sweep again.
+	 */
+	if (!n)
+		return pl->swept[t] >= m->tier[t].nr_blocks ?
+		       SWT_PLAN_NOTHING : SWT_PLAN_SCANNING;
 	if (!swt_plan_dst(m, to, n, plan))
 		return SWT_PLAN_NOTHING;
 	plan->kind = SWT_MIG_PROMOTE;

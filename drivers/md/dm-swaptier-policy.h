@@ -162,7 +162,8 @@ u32 swt_plan_inflight_cap(const struct swt_planner *pl,
 
 /*
  * Every heat was halved, or the knobs changed: blocks may have become cold
- * enough to demote. Demotion starts again from the coldest.
+ * enough to demote, or hot enough to promote. Demotion starts again from
+ * the coldest, and both sweep each tier whole again.
  */
 void swt_plan_aged(struct swt_planner *pl);
 

@@ -207,6 +207,9 @@ static void op_knobs(struct fz *f)
 	f->pl.knob[SWT_K_LOW_WM] = low;
 	f->pl.knob[SWT_K_HIGH_WM] = high;
 	f->pl.knob[SWT_K_PROMOTE_HEAT] = 1 + next(f, 4);
+	f->pl.knob[SWT_K_PROMOTE_SHARE] = next(f, 3) * 50;
+	f->pl.knob[SWT_K_DEMOTE_HEAT] = next(f, 2) ? 255 : next(f, 4);
+	swt_plan_aged(&f->pl);
 	if (swt_knobs_conflict(f->pl.knob))
 		fail("valid knobs refused", low, high);
 }
@@ -264,8 +267,10 @@ static void op_read(struct fz *f)
 	io->ticket = swt_map_read_begin(&f->m);
 	for (i = 0; i < e.len && io->pblk != NONE; i++)
 		io->token[i] = f->content[io->pblk + i];
-	if (io->pblk != NONE)
+	if (io->pblk != NONE) {
 		f->pol.ops->hit(&f->pol, l, e.len);
+		f->m.tier[e.tier].st.reads++;	/* the promotion budget */
+	}
 }
 
 static void op_complete(struct fz *f)
@@ -391,7 +396,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		case 15: swt_map_close_frontiers(&f.m); break;
 		case 16 ... 18: op_mig_start(&f); break;
 		case 19 ... 20: op_mig_complete(&f); break;
-		case 21: f.pol.ops->age(&f.pol, 0, logical); break;
+		case 21:
+			f.pol.ops->age(&f.pol, 0, logical);
+			swt_plan_aged(&f.pl);
+			break;
 		case 22: op_knobs(&f); break;
 		case 23: op_evacuate(&f); break;
 		}

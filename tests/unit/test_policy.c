@@ -327,6 +327,40 @@ static void test_promote_within_budget(void)
 	teardown();
 }
 
+/*
+ * An aging in the middle of a sweep: what was swept before it was judged
+ * by the old heats, so it does not count towards "a whole sweep found
+ * nothing" (else the tier would wait a whole heat period for nothing).
+ */
+static void test_aging_mid_sweep(void)
+{
+	struct swt_plan plan;
+	unsigned int ticket, i;
+	enum swt_plan_result r = SWT_PLAN_SCANNING;
+
+	setup();
+	write_blocks(0, 95);
+	for (i = 0; i < 3; i++)
+		pol.ops->hit(&pol, 50, 45);	/* 50..94 at heat 4, 0..49 at 1 */
+	EXPECT(swt_plan_wanted(&pl, &m, 0));
+	ticket = swt_map_read_begin(&m);
+	EXPECT_EQ(swt_plan_next(&pl, &m, &pol, false, 64, 50, &plan),
+		  SWT_PLAN_SCANNING);
+	swt_map_read_end(&m, ticket);
+	pol.ops->age(&pol, 0, 450);		/* 0..49 cold now */
+	swt_plan_aged(&pl);
+	for (i = 0; i < 4 && r == SWT_PLAN_SCANNING; i++) {
+		ticket = swt_map_read_begin(&m);
+		r = swt_plan_next(&pl, &m, &pol, false, 64, 50, &plan);
+		if (r == SWT_PLAN_MOVE)
+			swt_map_move(&m, plan.lblk, plan.src, plan.dst, plan.len);
+		swt_map_read_end(&m, ticket);
+	}
+	EXPECT_EQ(r, SWT_PLAN_MOVE);
+	EXPECT(!pl.exhausted[0]);
+	teardown();
+}
+
 /* Evacuation empties a tier, keeps writes off it, and refuses what cannot fit. */
 static void test_evacuate(void)
 {
@@ -439,6 +473,7 @@ int main(void)
 		{ "promote_within_budget", test_promote_within_budget },
 		{ "demote_waits_for_cold", test_demote_waits_for_cold },
 		{ "demote_heat_raised", test_demote_heat_raised },
+		{ "aging_mid_sweep", test_aging_mid_sweep },
 		{ "evacuate", test_evacuate },
 		{ "write_wins_over_copy", test_write_wins_over_copy },
 		{ "heat_histogram", test_heat_histogram },
