@@ -1806,9 +1806,12 @@ static int swt_msg_stats(struct swt_pool *pool, char *result,
 	       pool->mig_inflight, pool->st.agings,
 	       pool->plan.knob[SWT_K_MIGRATION] ? "on" : "off");
 	if (pool->plan.evacuate >= 0)
-		DMEMIT("%d\n", pool->plan.evacuate);
+		DMEMIT("%d evacuate_left=%u\n", pool->plan.evacuate,
+		       m->tier[pool->plan.evacuate].nr_mapped);
 	else
-		DMEMIT("-\n");
+		DMEMIT("- evacuate_left=0\n");
+	DMEMIT("mode=%s\n",
+	       test_bit(SWT_POOL_FAILED, &pool->flags) ? "Fail" : "rw");
 	DMEMIT("tier_state=");
 	for (t = 0; t < m->nr_tiers; t++)
 		DMEMIT("%c", __swt_tier_state(pool, t));

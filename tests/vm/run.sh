@@ -43,6 +43,15 @@ done
 [ -n "$series" ] && [ -n "$out" ] || { echo "run.sh: --kernel and --out are required" >&2; exit 2; }
 [ $# -gt 0 ] || [ $interactive = 1 ] || { echo "run.sh: no command given" >&2; exit 2; }
 
+# One VM at a time on this machine: each emulated guest takes both cores,
+# and two would starve each other's timers. A second run waits here.
+lock=${SWT_VM_LOCK:-${XDG_RUNTIME_DIR:-/run/lock}/dm-swaptier-vm.lock}
+exec 9>>"$lock"
+if ! flock -n 9; then
+	echo "run.sh: waiting for the VM running on this machine ($lock)" >&2
+	flock 9
+fi
+
 read -r abi kdir < <("$top/scripts/kernel.sh" fetch "$series")
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
