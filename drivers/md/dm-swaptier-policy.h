@@ -1,78 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * dm-swaptier: access heat, the migration knobs and the planner that picks
- * which blocks move between tiers.
+ * dm-swaptier: the heat of each logical block, kept by a policy behind
+ * struct swt_policy_ops, so that another one can be added without touching
+ * the data path or the planner. "clock" (dm-swaptier-policy-clock.c) is the
+ * only one today.
  *
  * Like the map, this is plain C with no bio or locking code, compiled
- * unchanged into the host unit tests. Every function is called with the
- * owner's lock held and neither sleeps nor allocates, except
- * swt_policy_create() and swt_policy_destroy().
- *
- * The heat of a block is kept by a policy behind struct swt_policy_ops, so
- * that another one can be added without touching the data path or the
- * planner; "clock" is the only one today.
+ * unchanged into the host unit tests. Every op is called with the owner's
+ * lock held and neither sleeps nor allocates, except create and destroy
+ * (process context).
  */
 #ifndef DM_SWAPTIER_POLICY_H
 #define DM_SWAPTIER_POLICY_H
 
 #include "dm-swaptier-map.h"
-
-/* Most blocks one copy moves (256 KiB); they are physically consecutive. */
-#define SWT_MIG_MAX_BLOCKS	64U
-
-/* The promotion budget counts hundredths of a block. */
-#define SWT_CREDIT_UNIT		100U
-
-/* Most budget a tier saves up while promotions find nothing: four copies. */
-#define SWT_CREDIT_MAX		(4 * SWT_MIG_MAX_BLOCKS * SWT_CREDIT_UNIT)
-
-/*
- * Most asynchronous writes gathered and placed together (1 MiB), about
- * what one request to a tier can carry.
- */
-#define SWT_BATCH_MAX		256U
-
-/* Heat histogram buckets: 0, 1, 2-3, 4-7, ..., 64 and hotter. */
-#define SWT_HEAT_BUCKETS	8U
-
-/* The tunables, as table options and "set" messages. */
-enum swt_knob {
-	SWT_K_MIGRATION,	/* on/off: background promotion and demotion */
-	SWT_K_LOW_WM,		/* % of a tier free below which demotion starts */
-	SWT_K_HIGH_WM,		/* % of a tier free at which demotion stops */
-	SWT_K_PROMOTE_HEAT,	/* heat at which a block is copied up */
-	SWT_K_HEAT_PERIOD,	/* ms between two halvings of every heat */
-	SWT_K_MIG_IDLE,		/* ms without user I/O before promotions run */
-	SWT_K_MIG_MAX_IO,	/* blocks migrations may have in flight */
-	SWT_K_WRITE_BATCH,	/* async writes gathered before placing, 0: off */
-	SWT_K_PROMOTE_SHARE,	/* % of a tier's user I/O promotions may add */
-	SWT_K_DEMOTE_HEAT,	/* hottest block demotion may take */
-	SWT_NR_KNOBS
-};
-
-struct swt_knob_desc {
-	const char *name;
-	u32 min;
-	u32 max;
-	u32 def;
-	bool onoff;		/* value is written "on" or "off" */
-};
-
-extern const struct swt_knob_desc swt_knobs[SWT_NR_KNOBS];
-
-/* Index of the knob called @name, or -1. */
-int swt_knob_find(const char *name);
-
-/*
- * Parse @s as a value of knob @k into @v. Returns 0, or -EINVAL if it is
- * not a number (or on/off) inside the knob's range.
- */
-int swt_knob_parse(unsigned int k, const char *s, u32 *v);
-
-/* Check knob values against each other; returns a reason or NULL. */
-const char *swt_knobs_conflict(const u32 *knob);
-
-/*----------------------------------------------------------------*/
 
 struct swt_policy;
 
@@ -81,15 +22,15 @@ struct swt_policy_ops {
 	int (*create)(struct swt_policy *p, u32 nr_logical);
 	void (*destroy)(struct swt_policy *p);
 	/* @len blocks from @lblk were read */
-	void (*hit)(struct swt_policy *p, u32 lblk, u32 len);
+	void (*hit)(struct swt_policy *p, swt_lblk_t lblk, u32 len);
 	/* @len blocks from @lblk were written */
-	void (*fill)(struct swt_policy *p, u32 lblk, u32 len);
+	void (*fill)(struct swt_policy *p, swt_lblk_t lblk, u32 len);
 	/* @len blocks from @lblk were discarded */
-	void (*clear)(struct swt_policy *p, u32 lblk, u32 len);
+	void (*clear)(struct swt_policy *p, swt_lblk_t lblk, u32 len);
 	/* one aging step over @len blocks from @lblk */
-	void (*age)(struct swt_policy *p, u32 lblk, u32 len);
+	void (*age)(struct swt_policy *p, swt_lblk_t lblk, u32 len);
 	/* 0 (cold) to 255 */
-	unsigned int (*heat)(const struct swt_policy *p, u32 lblk);
+	unsigned int (*heat)(const struct swt_policy *p, swt_lblk_t lblk);
 	u64 (*bytes)(const struct swt_policy *p);
 };
 
@@ -103,101 +44,6 @@ struct swt_policy {
 int swt_policy_create(struct swt_policy *p, const char *name, u32 nr_logical);
 void swt_policy_destroy(struct swt_policy *p);
 
-/*----------------------------------------------------------------*/
-
-enum swt_mig_kind {
-	SWT_MIG_DEMOTE,
-	SWT_MIG_PROMOTE,
-	SWT_MIG_EVACUATE,
-	SWT_MIG_KINDS
-};
-
-/* What the planner keeps between calls; part of the pool. */
-struct swt_planner {
-	u32 knob[SWT_NR_KNOBS];
-	int evacuate;			/* tier being emptied, or -1 */
-	u32 hand[SWT_MAX_TIERS];	/* clock hand, block offset in tier */
-	u32 swept[SWT_MAX_TIERS];	/* blocks looked at since a pick */
-	u8 level[SWT_MAX_TIERS];	/* demotion: highest heat taken */
-	bool demoting[SWT_MAX_TIERS];	/* fell below low, not yet at high */
-	/* a whole sweep found nothing up to demote_heat: wait for an aging */
-	bool exhausted[SWT_MAX_TIERS];
-	/* promotion budget of each tier, in SWT_CREDIT_UNITs */
-	u32 credit[SWT_MAX_TIERS];
-	u64 io_seen[SWT_MAX_TIERS];	/* the tier's user I/O counted so far */
-};
-
-/* One copy: @len blocks from @src (tier @from) to @dst (tier @to). */
-struct swt_plan {
-	enum swt_mig_kind kind;
-	unsigned int from;
-	unsigned int to;
-	swt_pblk_t src;
-	swt_pblk_t dst;
-	u32 len;
-	u32 lblk[SWT_MIG_MAX_BLOCKS];	/* what src + i held when planned */
-};
-
-enum swt_plan_result {
-	SWT_PLAN_MOVE,		/* *plan is filled in, dst allocated */
-	SWT_PLAN_SCANNING,	/* the scan budget ran out: call again */
-	SWT_PLAN_WAIT_IDLE,	/* promotions wait for budget or idle I/O */
-	SWT_PLAN_NOTHING,	/* nothing to move now */
-};
-
-void swt_planner_init(struct swt_planner *pl);
-
-/* Free space of tier @t, as the watermarks see it, and their levels. */
-u32 swt_tier_free(const struct swt_map *m, unsigned int t);
-u32 swt_tier_low(const struct swt_planner *pl, const struct swt_map *m,
-		 unsigned int t);
-
-/*
- * Blocks that copies between tiers may hold at once: migration_max_io,
- * and never more than half the relocation reserve, so that writes always
- * find the other half.
- */
-u32 swt_plan_inflight_cap(const struct swt_planner *pl,
-			  const struct swt_map *m);
-
-/*
- * Every heat was halved, or the knobs changed: blocks may have become cold
- * enough to demote, or hot enough to promote. Demotion starts again from
- * the coldest, and both sweep each tier whole again.
- */
-void swt_plan_aged(struct swt_planner *pl);
-
-/* Should a write that just landed on tier @t wake the planner? */
-bool swt_plan_wanted(const struct swt_planner *pl, const struct swt_map *m,
-		     unsigned int t);
-
-/*
- * Pick the next copy, looking at no more than @budget blocks: evacuation
- * first, then demotion of cold blocks from tiers below their low
- * watermark, then promotion of hot blocks: without limit when @idle (user
- * I/O has stopped), else within the tier's promotion budget, which grows
- * by promote_share % of a block for each user read and write request its
- * tier served (the tier's stats). Allocates the destination on the target
- * tier's migration frontier; the caller copies and then calls
- * swt_map_move() or, on error, swt_map_abort() on it.
- */
-enum swt_plan_result swt_plan_next(struct swt_planner *pl, struct swt_map *m,
-				   const struct swt_policy *p, bool idle,
-				   u32 max_len, u32 budget,
-				   struct swt_plan *plan);
-
-/*
- * Start (@tier < nr_tiers) or cancel (@tier < 0) an evacuation. Returns 0,
- * -EBUSY if another tier is being evacuated, or -ENOSPC if the other tiers
- * cannot hold every logical block.
- */
-int swt_plan_evacuate(struct swt_planner *pl, struct swt_map *m, int tier);
-
-/*
- * Add the mapped blocks among @len blocks of tier @t from offset @off to
- * @bucket[SWT_HEAT_BUCKETS], by heat.
- */
-void swt_heat_histogram(const struct swt_map *m, const struct swt_policy *p,
-			unsigned int t, u32 off, u32 len, u32 *bucket);
+extern const struct swt_policy_ops swt_clock_ops;
 
 #endif

@@ -21,7 +21,7 @@
  * without, main() runs a fixed number of pseudo-random inputs.
  */
 #include "dm-swaptier-map.h"
-#include "dm-swaptier-policy.h"
+#include "dm-swaptier-plan.h"
 #include "unit.h"
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -210,7 +210,7 @@ static void op_knobs(struct fz *f)
 	f->pl.knob[SWT_K_PROMOTE_SHARE] = next(f, 3) * 50;
 	f->pl.knob[SWT_K_DEMOTE_HEAT] = next(f, 2) ? 255 : next(f, 4);
 	swt_plan_aged(&f->pl);
-	if (swt_knobs_conflict(f->pl.knob))
+	if (swt_plan_knobs_conflict(f->pl.knob))
 		fail("valid knobs refused", low, high);
 }
 
@@ -381,7 +381,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	f.content = calloc(total, sizeof(*f.content));
 	if (swt_policy_create(&f.pol, NULL, logical))
 		fail("policy create failed", logical, 0);
-	swt_planner_init(&f.pl);
+	swt_plan_init(&f.pl);
 	for (t = 0; t < logical; t++)
 		f.model[t] = NONE;
 

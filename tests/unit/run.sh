@@ -9,7 +9,8 @@ mkdir -p "$out"
 cflags=(-std=gnu11 -g -O1 -Wall -Wextra -Werror -Wno-unused-function
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 	-I"$top/tests/unit/shim" -I"$top/drivers/md" -I"$top/tests/unit")
-src=("$top/drivers/md/dm-swaptier-map.c" "$top/drivers/md/dm-swaptier-policy.c")
+src=("$top/drivers/md/dm-swaptier-map.c" "$top/drivers/md/dm-swaptier-policy.c"
+	"$top/drivers/md/dm-swaptier-policy-clock.c" "$top/drivers/md/dm-swaptier-plan.c")
 failed=0
 
 run() {	# NAME CMD...: run a test binary, echo its ok/not ok lines

@@ -4,7 +4,7 @@
  * against tests/unit/shim.
  */
 #include "dm-swaptier-map.h"
-#include "dm-swaptier-policy.h"
+#include "dm-swaptier-plan.h"
 #include "unit.h"
 #include <errno.h>
 

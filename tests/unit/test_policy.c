@@ -3,7 +3,7 @@
  * Directed host tests of drivers/md/dm-swaptier-policy.c: the heat model,
  * the knobs, and the planner's decisions on synthetic access traces.
  */
-#include "dm-swaptier-policy.h"
+#include "dm-swaptier-plan.h"
 #include "unit.h"
 #include <errno.h>
 
@@ -23,7 +23,7 @@ static void setup(void)
 
 	EXPECT_EQ(swt_map_create(&m, 450, 2, tiers, 50, 1, 16), 0);
 	EXPECT_EQ(swt_policy_create(&pol, NULL, 450), 0);
-	swt_planner_init(&pl);
+	swt_plan_init(&pl);
 }
 
 static void teardown(void)
@@ -113,26 +113,26 @@ static void test_knobs(void)
 	u32 v, knob[SWT_NR_KNOBS];
 	unsigned int k;
 
-	EXPECT_EQ(swt_knob_find("promote_heat"), SWT_K_PROMOTE_HEAT);
-	EXPECT_EQ(swt_knob_find("PROMOTE_HEAT"), SWT_K_PROMOTE_HEAT);
-	EXPECT_EQ(swt_knob_find("nope"), -1);
-	EXPECT_EQ(swt_knob_parse(SWT_K_MIGRATION, "off", &v), 0);
+	EXPECT_EQ(swt_plan_knob_find("promote_heat"), SWT_K_PROMOTE_HEAT);
+	EXPECT_EQ(swt_plan_knob_find("PROMOTE_HEAT"), SWT_K_PROMOTE_HEAT);
+	EXPECT_EQ(swt_plan_knob_find("nope"), -1);
+	EXPECT_EQ(swt_plan_knob_parse(SWT_K_MIGRATION, "off", &v), 0);
 	EXPECT_EQ(v, 0);
-	EXPECT_EQ(swt_knob_parse(SWT_K_MIGRATION, "1", &v), -EINVAL);
-	EXPECT_EQ(swt_knob_parse(SWT_K_PROMOTE_HEAT, "0", &v), -EINVAL);
-	EXPECT_EQ(swt_knob_parse(SWT_K_PROMOTE_HEAT, "256", &v), -EINVAL);
-	EXPECT_EQ(swt_knob_parse(SWT_K_PROMOTE_HEAT, "-1", &v), -EINVAL);
-	EXPECT_EQ(swt_knob_parse(SWT_K_PROMOTE_HEAT, "99999999999", &v), -EINVAL);
-	EXPECT_EQ(swt_knob_parse(SWT_K_PROMOTE_HEAT, "7x", &v), -EINVAL);
-	EXPECT_EQ(swt_knob_parse(SWT_K_PROMOTE_HEAT, "255", &v), 0);
+	EXPECT_EQ(swt_plan_knob_parse(SWT_K_MIGRATION, "1", &v), -EINVAL);
+	EXPECT_EQ(swt_plan_knob_parse(SWT_K_PROMOTE_HEAT, "0", &v), -EINVAL);
+	EXPECT_EQ(swt_plan_knob_parse(SWT_K_PROMOTE_HEAT, "256", &v), -EINVAL);
+	EXPECT_EQ(swt_plan_knob_parse(SWT_K_PROMOTE_HEAT, "-1", &v), -EINVAL);
+	EXPECT_EQ(swt_plan_knob_parse(SWT_K_PROMOTE_HEAT, "99999999999", &v), -EINVAL);
+	EXPECT_EQ(swt_plan_knob_parse(SWT_K_PROMOTE_HEAT, "7x", &v), -EINVAL);
+	EXPECT_EQ(swt_plan_knob_parse(SWT_K_PROMOTE_HEAT, "255", &v), 0);
 	for (k = 0; k < SWT_NR_KNOBS; k++) {
-		EXPECT(swt_knobs[k].def >= swt_knobs[k].min);
-		EXPECT(swt_knobs[k].def <= swt_knobs[k].max);
-		knob[k] = swt_knobs[k].def;
+		EXPECT(swt_plan_knobs[k].def >= swt_plan_knobs[k].min);
+		EXPECT(swt_plan_knobs[k].def <= swt_plan_knobs[k].max);
+		knob[k] = swt_plan_knobs[k].def;
 	}
-	EXPECT(swt_knobs_conflict(knob) == NULL);
+	EXPECT(swt_plan_knobs_conflict(knob) == NULL);
 	knob[SWT_K_LOW_WM] = knob[SWT_K_HIGH_WM];
-	EXPECT(swt_knobs_conflict(knob) != NULL);
+	EXPECT(swt_plan_knobs_conflict(knob) != NULL);
 }
 
 /* Tier 0 filled: cold blocks go down first, hot ones stay, to the high mark. */
@@ -150,8 +150,8 @@ static void test_demote_cold_first(void)
 	EXPECT(swt_plan_wanted(&pl, &m, 0));
 	moved = migrate_all(false, NULL);
 	EXPECT(moved >= 15);
-	EXPECT(swt_tier_free(&m, 0) >= 20);
-	EXPECT(swt_tier_free(&m, 0) < 20 + 64);
+	EXPECT(swt_plan_tier_free(&m, 0) >= 20);
+	EXPECT(swt_plan_tier_free(&m, 0) < 20 + 64);
 	for (l = 0; l < 40; l++)
 		EXPECT_EQ(tier_of_lblk(l), 0);
 	EXPECT(!pl.demoting[0]);
@@ -172,7 +172,7 @@ static void test_demote_escalates(void)
 	for (l = 0; l < 100; l++)
 		pol.ops->hit(&pol, l, 1);	/* every block at heat 2 */
 	EXPECT(migrate_all(false, NULL) >= 20);
-	EXPECT(swt_tier_free(&m, 0) >= 20);
+	EXPECT(swt_plan_tier_free(&m, 0) >= 20);
 	EXPECT(pl.level[0] == 0);		/* reset once demotion stopped */
 	teardown();
 }
@@ -207,7 +207,7 @@ static void test_demote_waits_for_cold(void)
 	pol.ops->age(&pol, 0, 450);
 	swt_plan_aged(&pl);
 	EXPECT(migrate_all(false, NULL) >= 15);
-	EXPECT(swt_tier_free(&m, 0) >= 20);
+	EXPECT(swt_plan_tier_free(&m, 0) >= 20);
 	for (l = 0; l < 40; l++)
 		EXPECT_EQ(tier_of_lblk(l), 0);
 	teardown();
@@ -247,7 +247,7 @@ static void test_demote_heat_raised(void)
 	pl.knob[SWT_K_DEMOTE_HEAT] = 5;
 	swt_plan_aged(&pl);
 	EXPECT(migrate_all(false, NULL) >= 10);
-	EXPECT(swt_tier_free(&m, 0) >= 20);
+	EXPECT(swt_plan_tier_free(&m, 0) >= 20);
 	teardown();
 }
 
@@ -278,7 +278,7 @@ static void test_promote_hot_when_idle(void)
 	for (l = 250; l < 260; l++)
 		EXPECT_EQ(tier_of_lblk(l), 0);
 	EXPECT_EQ(tier_of_lblk(270), 1);
-	EXPECT(swt_tier_free(&m, 0) >= swt_tier_low(&pl, &m, 0));
+	EXPECT(swt_plan_tier_free(&m, 0) >= swt_plan_tier_low(&pl, &m, 0));
 	teardown();
 }
 
@@ -377,7 +377,7 @@ static void test_evacuate(void)
 
 	EXPECT_EQ(swt_map_create(&m, 300, 2, tiers, 200, 1, 16), 0);
 	EXPECT_EQ(swt_policy_create(&pol, NULL, 300), 0);
-	swt_planner_init(&pl);
+	swt_plan_init(&pl);
 	write_blocks(0, 150);
 	EXPECT_EQ(swt_plan_evacuate(&pl, &m, 0), 0);
 	EXPECT_EQ(swt_plan_evacuate(&pl, &m, 1), -EBUSY);
@@ -435,7 +435,7 @@ static void test_heat_histogram(void)
 	write_blocks(0, 10);
 	for (l = 0; l < 5; l++)
 		pol.ops->hit(&pol, l, 1);	/* heat 2 */
-	swt_heat_histogram(&m, &pol, 0, 0, 100, b);
+	swt_plan_heat_histogram(&m, &pol, 0, 0, 100, b);
 	EXPECT_EQ(b[1], 5);
 	EXPECT_EQ(b[2], 5);
 	EXPECT_EQ(b[0] + b[3] + b[7], 0);
@@ -448,7 +448,7 @@ static void test_inflight_cap(void)
 	const u32 tiers[] = { 100, 400 };
 	u32 r;
 
-	swt_planner_init(&pl);
+	swt_plan_init(&pl);
 	for (r = SWT_RESERVE_MIN; r <= 4096; r *= 2) {
 		EXPECT_EQ(swt_map_create(&m, 400, 2, tiers, r < 100 ? r : 100,
 					 1, 16), 0);
