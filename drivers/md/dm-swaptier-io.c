@@ -80,10 +80,10 @@ static int swt_io_read(struct swt_target *st, struct bio *bio,
 		sb->pblk = e.pblk;
 		sb->ticket = swt_map_read_begin(&pool->map);
 		sb->tier = e.tier;
-		pool->map.tier[e.tier].st.reads++;
+		pool->map.st.tier[e.tier].reads++;
 		pool->pol.ops->hit(&pool->pol, sb->lblk, e.len);
 	} else {
-		pool->st.zero_reads++;
+		pool->map.st.zero_reads++;
 	}
 	spin_unlock_irqrestore(&pool->lock, flags);
 
@@ -166,7 +166,7 @@ static int swt_io_write(struct swt_target *st, struct bio *bio,
 		dm_accept_partial_bio(bio, SWT_BLOCK_SECTORS);
 	sb->len = 1;
 	bio_list_add(&pool->deferred, bio);
-	pool->st.deferred++;
+	pool->map.st.deferred++;
 	spin_unlock_irqrestore(&pool->lock, flags);
 	queue_work(pool->wq, &pool->worker);
 	return DM_MAPIO_SUBMITTED;
@@ -184,8 +184,8 @@ static int swt_io_discard(struct swt_target *st, struct bio *bio,
 	u32 n;
 
 	spin_lock_irqsave(&pool->lock, flags);
-	pool->st.discards++;
-	pool->st.discarded += left;
+	pool->map.st.discards++;
+	pool->map.st.discarded += left;
 	/*
 	 * A discard of the whole device (swapon --discard) must not keep
 	 * interrupts off throughout: drop the lock between chunks.
@@ -263,7 +263,7 @@ int swt_io_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 		return DM_ENDIO_DONE;
 
 	spin_lock_irqsave(&pool->lock, flags);
-	ts = &pool->map.tier[sb->tier].st;
+	ts = &pool->map.st.tier[sb->tier];
 	if (sb->kind == SWT_BIO_READ) {
 		swt_map_read_end(&pool->map, sb->ticket);
 	} else if (*error) {
@@ -341,7 +341,7 @@ static void swt_io_trim_worker(struct work_struct *work)
 		      swt_map_trim_next(&pool->map, SWT_TRIM_MAX, &pblk, &len,
 					&tier);
 		if (got)
-			pool->st.trims++;
+			pool->map.st.trims++;
 		spin_unlock_irq(&pool->lock);
 		if (!got)
 			break;
@@ -411,8 +411,8 @@ static bool __swt_io_batch_place(struct swt_pool *pool, struct swt_batch_ent *v,
 	struct swt_alloc a;
 
 	lockdep_assert_held(&pool->lock);
-	pool->st.batches++;
-	pool->st.batched += n;
+	pool->map.st.batches++;
+	pool->map.st.batched += n;
 	while (i < n) {
 		if (!bio_list_empty(&pool->deferred) ||
 		    !swt_map_alloc(&pool->map, smp_processor_id(), n - i, &a))
@@ -430,7 +430,7 @@ static bool __swt_io_batch_place(struct swt_pool *pool, struct swt_batch_ent *v,
 		return false;
 	for (; i < n; i++) {
 		bio_list_add(&pool->deferred, v[i].bio);
-		pool->st.deferred++;
+		pool->map.st.deferred++;
 		v[i].bio = NULL;
 	}
 	return true;

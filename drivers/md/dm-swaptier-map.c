@@ -146,7 +146,7 @@ static void swt_release(struct swt_map *m, u32 p, bool may_trim)
 			swt_chain_push(m, &m->trim, p);
 			return;
 		}
-		m->trims_skipped++;
+		m->st.trims_skipped++;
 	}
 	m->p2l[p] = SWT_P_FREE;
 	__clear_bit(p, m->used);
@@ -420,13 +420,13 @@ bool swt_map_alloc(struct swt_map *m, unsigned int cpu, u32 want,
 		/* Out of room: blocks waiting for a discard are free too. */
 		while (m->trim.count) {
 			swt_release(m, swt_chain_pop(m, &m->trim), false);
-			m->trims_skipped++;
+			m->st.trims_skipped++;
 		}
 		return swt_map_alloc(m, cpu, want, a);
 	}
 	swt_frontier_take(m, f, t, want, a);
-	m->write_allocs += a->len;
-	m->seq_writes += a->seq ? a->len : a->len - 1;
+	m->st.write_allocs += a->len;
+	m->st.seq_writes += a->seq ? a->len : a->len - 1;
 	return true;
 }
 
@@ -462,7 +462,7 @@ void swt_map_commit(struct swt_map *m, swt_lblk_t lblk, swt_pblk_t pblk,
 	}
 }
 
-u32 swt_map_move(struct swt_map *m, const u32 *lblk, swt_pblk_t src,
+u32 swt_map_move(struct swt_map *m, const swt_lblk_t *lblk, swt_pblk_t src,
 		 swt_pblk_t dst, u32 len)
 {
 	u32 s = from_pblk(src), d = from_pblk(dst), moved = 0, i, l;
@@ -472,11 +472,11 @@ u32 swt_map_move(struct swt_map *m, const u32 *lblk, swt_pblk_t src,
 	for (i = 0; i < len; i++) {
 		if (WARN_ON(m->p2l[d + i] != SWT_P_WRITING))
 			continue;
-		l = lblk[i];
+		l = from_lblk(lblk[i]);
 		if (l >= m->nr_logical || from_pblk(m->l2p[l]) != s + i) {
 			/* rewritten or discarded during the copy */
 			swt_release(m, d + i, false);
-			m->move_lost++;
+			m->st.move_lost++;
 			continue;
 		}
 		m->l2p[l] = to_pblk(d + i);
@@ -486,7 +486,7 @@ u32 swt_map_move(struct swt_map *m, const u32 *lblk, swt_pblk_t src,
 		swt_defer_free(m, s + i);
 		moved++;
 	}
-	m->moved += moved;
+	m->st.moved += moved;
 	return moved;
 }
 

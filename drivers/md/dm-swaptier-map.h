@@ -50,10 +50,45 @@ static inline u32 from_lblk(swt_lblk_t b) { return (__force u32)b; }
 static inline swt_pblk_t to_pblk(u32 b) { return (__force swt_pblk_t)b; }
 static inline u32 from_pblk(swt_pblk_t b) { return (__force u32)b; }
 
+/* The kinds of copy between tiers, as counted in struct swt_stats. */
+enum swt_mig_kind {
+	SWT_MIG_DEMOTE,
+	SWT_MIG_PROMOTE,
+	SWT_MIG_EVACUATE,
+	SWT_MIG_KINDS
+};
+
 struct swt_tier_stats {
 	u64 reads;		/* read bios served by this tier */
 	u64 writes;		/* write bios placed on this tier */
 	u64 errors;		/* bios this tier completed with an error */
+};
+
+/*
+ * Every event counter of a device, in one place: the map counts its own,
+ * the target the rest, all under the owner's lock; "clear_stats" zeroes
+ * the whole. The "stats" message prints each by name.
+ */
+struct swt_stats {
+	struct swt_tier_stats tier[SWT_MAX_TIERS];
+	/* counted by the map */
+	u64 write_allocs;	/* blocks allocated for writes */
+	u64 seq_writes;		/* allocations right after the previous one */
+	u64 trims_skipped;	/* blocks freed without the discard */
+	u64 moved;		/* blocks swt_map_move() remapped */
+	u64 move_lost;		/* ... dropped because a write or discard won */
+	/* counted by the target */
+	u64 zero_reads;		/* reads of unmapped blocks, served as zeros */
+	u64 discards;		/* discard and write-zeroes bios */
+	u64 discarded;		/* blocks they unmapped */
+	u64 deferred;		/* writes that waited for a free block */
+	u64 batches;		/* batches of gathered writes placed */
+	u64 batched;		/* writes in them */
+	u64 trims;		/* discards passed down to tiers */
+	u64 mig_copies[SWT_MIG_KINDS];	/* copies done, by kind */
+	u64 mig_blocks[SWT_MIG_KINDS];	/* blocks they moved */
+	u64 mig_errors;		/* copies a tier failed */
+	u64 agings;		/* times every heat was halved */
 };
 
 struct swt_tier {
@@ -63,7 +98,6 @@ struct swt_tier {
 	u32 nr_mapped;		/* blocks a logical block points to */
 	u32 cursor;		/* where the next extent search starts */
 	bool no_alloc;		/* being evacuated: nothing new lands here */
-	struct swt_tier_stats st;
 };
 
 /* An open extent a CPU allocates from, one per CPU and tier. */
@@ -118,11 +152,7 @@ struct swt_map {
 	struct swt_chain trim;	/* to discard on the tier, then free */
 	u32 nr_pending;		/* freed, waiting for readers */
 
-	u64 seq_writes;		/* allocations right after the previous one */
-	u64 write_allocs;
-	u64 trims_skipped;	/* blocks freed without the discard */
-	u64 moved;		/* blocks swt_map_move() remapped */
-	u64 move_lost;		/* ... dropped because a write or discard won */
+	struct swt_stats st;
 
 	struct swt_tier tier[SWT_MAX_TIERS];
 };
@@ -216,7 +246,7 @@ void swt_map_abort(struct swt_map *m, swt_pblk_t pblk, u32 len);
  * before it read @lblk from the map, so that no source block freed in the
  * meantime was reused. Returns how many blocks moved.
  */
-u32 swt_map_move(struct swt_map *m, const u32 *lblk, swt_pblk_t src,
+u32 swt_map_move(struct swt_map *m, const swt_lblk_t *lblk, swt_pblk_t src,
 		 swt_pblk_t dst, u32 len);
 
 /* The logical block physical block @p holds, or SWT_MAX_BLOCKS if none. */

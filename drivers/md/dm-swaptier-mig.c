@@ -66,16 +66,16 @@ static void swt_mig_done(int read_err, unsigned long write_err, void *context)
 	spin_lock_irqsave(&pool->lock, flags);
 	if (read_err || write_err) {
 		swt_map_abort(&pool->map, plan->dst, plan->len);
-		pool->st.mig_errors++;
+		pool->map.st.mig_errors++;
 		if (read_err)
-			pool->map.tier[plan->from].st.errors++;
+			pool->map.st.tier[plan->from].errors++;
 		if (write_err)
-			pool->map.tier[plan->to].st.errors++;
+			pool->map.st.tier[plan->to].errors++;
 	} else {
 		moved = swt_map_move(&pool->map, plan->lblk, plan->src,
 				     plan->dst, plan->len);
-		pool->st.mig_copies[plan->kind]++;
-		pool->st.mig_blocks[plan->kind] += moved;
+		pool->map.st.mig_copies[plan->kind]++;
+		pool->map.st.mig_blocks[plan->kind] += moved;
 	}
 	swt_map_read_end(&pool->map, mig->ticket);
 	kick = __swt_io_kick_needed(pool);
@@ -147,7 +147,7 @@ static void swt_mig_age(struct swt_pool *pool)
 	}
 	spin_lock_irq(&pool->lock);
 	e->age_cursor = 0;
-	pool->st.agings++;
+	pool->map.st.agings++;
 	swt_plan_aged(&pool->plan);
 	__swt_mig_reset_aging(pool);
 	spin_unlock_irq(&pool->lock);

@@ -36,19 +36,19 @@ static void swt_msg_status_info(struct swt_target *st, char *result,
 	DMEMIT("%u", m->nr_tiers);
 	for (t = 0; t < m->nr_tiers; t++)
 		DMEMIT(" %u %u %llu %llu %llu", m->tier[t].nr_mapped,
-		       m->tier[t].nr_blocks, m->tier[t].st.reads,
-		       m->tier[t].st.writes, m->tier[t].st.errors);
+		       m->tier[t].nr_blocks, m->st.tier[t].reads,
+		       m->st.tier[t].writes, m->st.tier[t].errors);
 	DMEMIT(" %u %u %llu %llu %llu %u %llu",
-	       m->nr_mapped, m->nr_logical, m->seq_writes, m->write_allocs,
-	       pool->st.deferred,
+	       m->nr_mapped, m->nr_logical, m->st.seq_writes, m->st.write_allocs,
+	       m->st.deferred,
 	       m->nr_pending + m->ready.count + m->trim.count,
 	       __swt_msg_pool_bytes(pool));
 	DMEMIT(" %s", test_bit(SWT_POOL_FAILED, &pool->flags) ? "Fail" : "rw");
 	DMEMIT(" %s %llu %llu %llu %llu ",
 	       pool->plan.knob[SWT_K_MIGRATION] ? "on" : "off",
-	       pool->st.mig_blocks[SWT_MIG_PROMOTE],
-	       pool->st.mig_blocks[SWT_MIG_DEMOTE],
-	       pool->st.mig_blocks[SWT_MIG_EVACUATE], m->move_lost);
+	       m->st.mig_blocks[SWT_MIG_PROMOTE],
+	       m->st.mig_blocks[SWT_MIG_DEMOTE],
+	       m->st.mig_blocks[SWT_MIG_EVACUATE], m->st.move_lost);
 	if (pool->plan.evacuate >= 0)
 		DMEMIT("%d %u ", pool->plan.evacuate,
 		       m->tier[pool->plan.evacuate].nr_mapped);
@@ -217,34 +217,34 @@ static int swt_msg_stats(struct swt_target *st, char **argv, char *result,
 	for (t = 0; t < m->nr_tiers; t++)
 		DMEMIT("tier%u: mapped=%u blocks=%u free=%u reads=%llu writes=%llu errors=%llu\n",
 		       t, m->tier[t].nr_mapped, m->tier[t].nr_blocks,
-		       m->tier[t].nr_free, m->tier[t].st.reads,
-		       m->tier[t].st.writes, m->tier[t].st.errors);
+		       m->tier[t].nr_free, m->st.tier[t].reads,
+		       m->st.tier[t].writes, m->st.tier[t].errors);
 	DMEMIT("mapped=%u logical=%u physical=%u reserve=%u\n",
 	       m->nr_mapped, m->nr_logical, m->nr_physical, m->reserve);
 	DMEMIT("write_allocs=%llu seq_writes=%llu deferred=%llu batched=%llu batches=%llu\n",
-	       m->write_allocs, m->seq_writes, pool->st.deferred,
-	       pool->st.batched, pool->st.batches);
+	       m->st.write_allocs, m->st.seq_writes, m->st.deferred,
+	       m->st.batched, m->st.batches);
 	DMEMIT("zero_reads=%llu discards=%llu discarded_blocks=%llu\n",
-	       pool->st.zero_reads, pool->st.discards, pool->st.discarded);
-	DMEMIT("trims=%llu trims_skipped=%llu\n", pool->st.trims,
-	       m->trims_skipped);
+	       m->st.zero_reads, m->st.discards, m->st.discarded);
+	DMEMIT("trims=%llu trims_skipped=%llu\n", m->st.trims,
+	       m->st.trims_skipped);
 	DMEMIT("pending=%u ready=%u trimming=%u\n",
 	       m->nr_pending, m->ready.count, m->trim.count);
 	DMEMIT("map_bytes=%llu frontier_blocks=%u\n", __swt_msg_pool_bytes(pool),
 	       m->frontier_blocks);
 	DMEMIT("promoted=%llu demoted=%llu evacuated=%llu\n",
-	       pool->st.mig_blocks[SWT_MIG_PROMOTE],
-	       pool->st.mig_blocks[SWT_MIG_DEMOTE],
-	       pool->st.mig_blocks[SWT_MIG_EVACUATE]);
+	       m->st.mig_blocks[SWT_MIG_PROMOTE],
+	       m->st.mig_blocks[SWT_MIG_DEMOTE],
+	       m->st.mig_blocks[SWT_MIG_EVACUATE]);
 	DMEMIT("promotions=%llu demotions=%llu evacuations=%llu\n",
-	       pool->st.mig_copies[SWT_MIG_PROMOTE],
-	       pool->st.mig_copies[SWT_MIG_DEMOTE],
-	       pool->st.mig_copies[SWT_MIG_EVACUATE]);
+	       m->st.mig_copies[SWT_MIG_PROMOTE],
+	       m->st.mig_copies[SWT_MIG_DEMOTE],
+	       m->st.mig_copies[SWT_MIG_EVACUATE]);
 	DMEMIT("migrated_blocks=%llu migrated_bytes=%llu abandoned=%llu migration_errors=%llu\n",
-	       m->moved, m->moved << SWT_BLOCK_SHIFT, m->move_lost,
-	       pool->st.mig_errors);
+	       m->st.moved, m->st.moved << SWT_BLOCK_SHIFT, m->st.move_lost,
+	       m->st.mig_errors);
 	DMEMIT("migrating=%u agings=%llu migration=%s evacuate=",
-	       __swt_mig_inflight(pool), pool->st.agings,
+	       __swt_mig_inflight(pool), m->st.agings,
 	       pool->plan.knob[SWT_K_MIGRATION] ? "on" : "off");
 	if (pool->plan.evacuate >= 0)
 		DMEMIT("%d evacuate_left=%u\n", pool->plan.evacuate,
@@ -266,17 +266,9 @@ static int swt_msg_clear_stats(struct swt_target *st, char **argv,
 {
 	struct swt_pool *pool = st->pool;
 	struct swt_map *m = &pool->map;
-	unsigned int t;
 
 	spin_lock_irq(&pool->lock);
-	for (t = 0; t < m->nr_tiers; t++)
-		memset(&m->tier[t].st, 0, sizeof(m->tier[t].st));
-	memset(&pool->st, 0, sizeof(pool->st));
-	m->seq_writes = 0;
-	m->write_allocs = 0;
-	m->moved = 0;
-	m->move_lost = 0;
-	m->trims_skipped = 0;
+	memset(&m->st, 0, sizeof(m->st));
 	spin_unlock_irq(&pool->lock);
 	return 0;
 }

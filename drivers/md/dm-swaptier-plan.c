@@ -161,12 +161,12 @@ static u32 swt_plan_sweep(struct swt_planner *pl, const struct swt_map *m,
 		l = swt_map_owner(m, tr->start + off);
 		if (!swt_plan_takes(w, l))
 			continue;
-		plan->lblk[0] = l;
+		plan->lblk[0] = to_lblk(l);
 		for (n = 1; n < max && off + n < tr->nr_blocks; n++) {
 			l = swt_map_owner(m, tr->start + off + n);
 			if (!swt_plan_takes(w, l))
 				break;
-			plan->lblk[n] = l;
+			plan->lblk[n] = to_lblk(l);
 		}
 		pl->hand[t] = off + n < tr->nr_blocks ? off + n : 0;
 		pl->swept[t] = 0;
@@ -263,7 +263,7 @@ static enum swt_plan_result swt_plan_demote(struct swt_planner *pl,
 static void swt_plan_credit(struct swt_planner *pl, const struct swt_map *m,
 			    unsigned int t)
 {
-	u64 io = m->tier[t].st.reads + m->tier[t].st.writes;
+	u64 io = m->st.tier[t].reads + m->st.tier[t].writes;
 	u64 c;
 
 	/* the stats were cleared */

@@ -69,13 +69,6 @@ const char *swt_plan_knobs_conflict(const u32 *knob);
 
 /*----------------------------------------------------------------*/
 
-enum swt_mig_kind {
-	SWT_MIG_DEMOTE,
-	SWT_MIG_PROMOTE,
-	SWT_MIG_EVACUATE,
-	SWT_MIG_KINDS
-};
-
 /* What the planner keeps between calls; part of the pool. */
 struct swt_planner {
 	u32 knob[SWT_NR_KNOBS];
@@ -99,7 +92,7 @@ struct swt_plan {
 	swt_pblk_t src;
 	swt_pblk_t dst;
 	u32 len;
-	u32 lblk[SWT_MIG_MAX_BLOCKS];	/* what src + i held when planned */
+	swt_lblk_t lblk[SWT_MIG_MAX_BLOCKS];	/* what src + i held when planned */
 };
 
 enum swt_plan_result {

@@ -47,24 +47,6 @@ enum swt_pool_flags {
 	SWT_POOL_FAILED,	/* an internal inconsistency was found */
 };
 
-/*
- * The pool's event counters beside the map's own (struct swt_tier_stats
- * and the map's totals): all under pool->lock, reset by clear_stats.
- */
-struct swt_pool_stats {
-	u64 zero_reads;		/* reads of unmapped blocks, served as zeros */
-	u64 discards;		/* discard and write-zeroes bios */
-	u64 discarded;		/* blocks they unmapped */
-	u64 deferred;		/* writes that waited for a free block */
-	u64 batches;		/* batches of gathered writes placed */
-	u64 batched;		/* writes in them */
-	u64 trims;		/* discards passed down to tiers */
-	u64 mig_copies[SWT_MIG_KINDS];	/* copies done, by kind */
-	u64 mig_blocks[SWT_MIG_KINDS];	/* blocks they moved */
-	u64 mig_errors;		/* copies a tier failed */
-	u64 agings;		/* times every heat was halved */
-};
-
 /* A gathered write, sorted by logical block before it is placed. */
 struct swt_batch_ent {
 	u32 lblk;
@@ -94,7 +76,6 @@ struct swt_pool {
 	struct swt_policy pol;		/* the heat of every logical block */
 	/* the migration knobs in force, and what the planner keeps */
 	struct swt_planner plan;
-	struct swt_pool_stats st;
 	unsigned long flags;
 
 	/* The bio path's (dm-swaptier-io.c). */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Fuzz drivers/md/dm-swaptier-map.c and the migration planner of
- * dm-swaptier-policy.c against a simple reference model.
+ * dm-swaptier-plan.c against a simple reference model.
  *
  * The input bytes are a geometry followed by a sequence of operations on a
  * small map: start and complete writes (successfully or not), start and end
@@ -269,7 +269,7 @@ static void op_read(struct fz *f)
 		io->token[i] = f->content[io->pblk + i];
 	if (io->pblk != NONE) {
 		f->pol.ops->hit(&f->pol, l, e.len);
-		f->m.tier[e.tier].st.reads++;	/* the promotion budget */
+		f->m.st.tier[e.tier].reads++;	/* the promotion budget */
 	}
 }
 

@@ -100,8 +100,8 @@ static void test_frontier_per_cpu(void)
 		prev[cpu] = p;
 	}
 	/* 128 allocations, one extent opening per 64 for each CPU. */
-	EXPECT(m.seq_writes >= 124);
-	EXPECT_EQ(m.write_allocs, 128);
+	EXPECT(m.st.seq_writes >= 124);
+	EXPECT_EQ(m.st.write_allocs, 128);
 	finish();
 }
 
@@ -368,17 +368,17 @@ static void test_batch_fits_one_run(void)
 	swt_map_unmap(&m, to_lblk(200), 200);
 	swt_map_close_frontiers(&m);
 	m.tier[0].cursor = 0;
-	m.write_allocs = 0;
-	m.seq_writes = 0;
+	m.st.write_allocs = 0;
+	m.st.seq_writes = 0;
 	EXPECT(swt_map_alloc(&m, 0, 150, &a));
 	EXPECT_EQ(from_pblk(a.pblk), 200);
 	EXPECT_EQ(a.len, 150);
-	EXPECT_EQ(m.write_allocs, 150);
-	EXPECT_EQ(m.seq_writes, 149);
+	EXPECT_EQ(m.st.write_allocs, 150);
+	EXPECT_EQ(m.st.seq_writes, 149);
 	swt_map_commit(&m, to_lblk(200), a.pblk, a.len);
 	EXPECT(swt_map_alloc(&m, 0, 50, &a));
 	EXPECT_EQ(from_pblk(a.pblk), 350);
-	EXPECT_EQ(m.seq_writes, 199);
+	EXPECT_EQ(m.st.seq_writes, 199);
 	swt_map_commit(&m, to_lblk(350), a.pblk, a.len);
 	/* one block: the first hole of a quarter extent will do */
 	swt_map_close_frontiers(&m);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Directed host tests of drivers/md/dm-swaptier-policy.c: the heat model,
+ * Directed host tests of drivers/md/dm-swaptier-policy-clock.c and dm-swaptier-plan.c: the heat model,
  * the knobs, and the planner's decisions on synthetic access traces.
  */
 #include "dm-swaptier-plan.h"
@@ -304,24 +304,24 @@ static void test_promote_within_budget(void)
 	swt_map_unmap(&m, to_lblk(0), 95);
 	swt_map_reclaim(&m, ~0U);
 	pl.knob[SWT_K_PROMOTE_SHARE] = 0;
-	m.tier[1].st.reads += 1000;
+	m.st.tier[1].reads += 1000;
 	EXPECT_EQ(migrate_all(false, NULL), 0);
 	pl.knob[SWT_K_PROMOTE_SHARE] = 25;
 	/* 40 reads of tier 1: a budget of 10 blocks */
-	m.tier[1].st.reads += 40;
+	m.st.tier[1].reads += 40;
 	EXPECT_EQ(migrate_all(false, NULL), 10);
 	EXPECT_EQ(pl.credit[1], 0);
 	EXPECT_EQ(tier_of_lblk(250), 0);
 	EXPECT_EQ(tier_of_lblk(269), 1);
 	/* a cleared stats counter does not make a budget */
-	m.tier[1].st.reads = 0;
+	m.st.tier[1].reads = 0;
 	EXPECT_EQ(migrate_all(false, NULL), 0);
-	m.tier[1].st.writes += 40;
+	m.st.tier[1].writes += 40;
 	EXPECT_EQ(migrate_all(false, NULL), 10);
 	for (l = 250; l < 270; l++)
 		EXPECT_EQ(tier_of_lblk(l), 0);
 	/* a long quiet budget saves up at most four copies' worth */
-	m.tier[1].st.reads += 1000000;
+	m.st.tier[1].reads += 1000000;
 	migrate_all(false, NULL);
 	EXPECT_EQ(pl.credit[1], SWT_CREDIT_MAX);
 	teardown();
@@ -417,7 +417,7 @@ static void test_write_wins_over_copy(void)
 	swt_map_commit(&m, to_lblk(plan.lblk[2]), a.pblk, 1);
 	free_before = m.tier[1].nr_free;
 	EXPECT_EQ(swt_map_move(&m, plan.lblk, plan.src, plan.dst, plan.len), 7);
-	EXPECT_EQ(m.move_lost, 1);
+	EXPECT_EQ(m.st.move_lost, 1);
 	EXPECT_EQ(tier_of_lblk(plan.lblk[0]), 1);
 	EXPECT(from_pblk(m.l2p[plan.lblk[2]]) == from_pblk(a.pblk));
 	EXPECT(m.tier[1].nr_free >= free_before + 1 || m.trim.count);
