@@ -21,6 +21,14 @@
  *	ROUNDS rounds in which each process fills its share, frees a
  *	scattered half of it and fills a region of half the size (the freed
  *	slots fragment the swap area), then the pressure workload on top.
+ *   memhog PROCS MIB_PER_PROC PASSES [aged]
+ *   swapbench memhog PROCS MIB_PER_PROC PASSES [aged]
+ *	the VM tests' load (build/bin/memhog is a link to this program):
+ *	PROCS independent processes of MIB_PER_PROC each fill and verify
+ *	their pages PASSES times, or with "aged" run PASSES aged rounds. Each
+ *	prints "memhog[N]: P pages x K passes, B bad pages" when it is done,
+ *	so that a test can count those that finished (a swap-in error kills
+ *	a process with SIGBUS, the OOM killer may take one).
  *
  * Exit 0 only if every value read back was right.
  */
@@ -113,9 +121,16 @@ static void barrier(void)
 
 	if (ready_fd < 0)
 		return;
-	if (write(ready_fd, &c, 1) != 1 || read(go_fd, &c, 1) < 0)
+	/*
+	 * Close @ready before waiting: the parent reads it to its end, which
+	 * comes early if a process dies before it gets here (the OOM killer),
+	 * and never while a waiting process holds it open.
+	 */
+	if (write(ready_fd, &c, 1) != 1)
 		perror("swapbench: barrier");
 	close(ready_fd);
+	if (read(go_fd, &c, 1) < 0)
+		perror("swapbench: barrier");
 	close(go_fd);
 	ready_fd = go_fd = -1;
 }
@@ -209,6 +224,39 @@ static int run_procs(unsigned int procs, size_t mib, unsigned int passes,
 	       (size_t)procs * pages * (2 * passes + 3 * rounds),
 	       procs * pages * (2.0 * passes + 3 * rounds) / (now() - t0),
 	       !failed);
+	return failed ? 1 : 0;
+}
+
+/*
+ * The VM tests' load: independent processes, no barrier (one may die and
+ * the others go on), a line per process that finished.
+ */
+static int memhog(unsigned int procs, size_t mib, unsigned int passes, int aged)
+{
+	size_t pages = mib * (1024 * 1024 / PAGE), bad;
+	unsigned int i, failed = 0;
+	int status;
+
+	for (i = 0; i < procs; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			perror("memhog: fork");
+			return 2;
+		}
+		if (!pid) {
+			bad = hog(i, pages, aged ? 0 : passes, aged ? passes : 0);
+			printf("memhog[%u]: %zu pages x %u passes, %zu bad pages\n",
+			       i, pages, passes, bad);
+			fflush(stdout);
+			_exit(bad ? 1 : 0);
+		}
+	}
+	for (i = 0; i < procs; i++)
+		if (wait(&status) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			failed++;
+	printf("memhog: %u processes, %u failed\n", procs, failed);
 	return failed ? 1 : 0;
 }
 
@@ -426,13 +474,28 @@ static void usage(void)
 		"usage: swapbench pressure PROCS MIB_TOTAL PASSES\n"
 		"       swapbench hotcold MIB HOT_PCT HOT_SHARE ACCESSES [WRITE_PCT [SEED]]\n"
 		"       swapbench idle IDLE_MIB MIB HOT_PCT HOT_SHARE ACCESSES [WRITE_PCT]\n"
-		"       swapbench aged PROCS MIB_TOTAL ROUNDS\n");
+		"       swapbench aged PROCS MIB_TOTAL ROUNDS\n"
+		"       swapbench memhog PROCS MIB_PER_PROC PASSES [aged]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
+	const char *base = strrchr(argv[0], '/');
+	int as_hog = !strcmp(base ? base + 1 : argv[0], "memhog");
+	char **a;
+	int n;
+
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* "memhog ARGS" (the link) is "swapbench memhog ARGS" */
+	if (as_hog || (argc > 1 && !strcmp(argv[1], "memhog"))) {
+		a = argv + (as_hog ? 1 : 2);
+		n = argc - (as_hog ? 1 : 2);
+		if (n == 3 || (n == 4 && !strcmp(a[3], "aged")))
+			return memhog(atoi(a[0]), strtoul(a[1], NULL, 0),
+				      atoi(a[2]), n == 4);
+		usage();
+	}
 	if (argc == 5 && !strcmp(argv[1], "pressure"))
 		return run_procs(atoi(argv[2]), strtoul(argv[3], NULL, 0),
 				 atoi(argv[4]), 0, "pressure");
