@@ -1,5 +1,6 @@
 #!/bin/bash
 # timeout: 300
+# debug-lane: full
 # Writes fill tier 0 first, consecutively; the next ones land on tier 1.
 . "$SWT_TOP/tests/vm/lib.sh"
 swt_load

@@ -1,9 +1,9 @@
 #!/bin/bash
 # timeout: 1200
 # Table-line and message fuzzing: dmfuzz (tests/vm/tools/dmfuzz.c) loads
-# 2000 generated table lines over tiers a, b and c (mutations of valid
+# 1000 generated table lines over tiers a, b and c (mutations of valid
 # lines and random tokens: huge, negative and malformed numbers, repeated
-# and non-block devices, overlong strings) and sends 1500 generated
+# and non-block devices, overlong strings) and sends 800 generated
 # messages to a live device on tier d. Each line is refused with no device
 # left behind, or accepted and then works; the live device's data and map
 # survive every message; no splat (the lane's log check), no leak.
@@ -16,7 +16,7 @@ swt_create fzlive "$(swt_max_len "$D")" "$D" || die "cannot create the live devi
 head -c $((4 << 20)) /dev/urandom >/tmp/fz.data
 dd if=/tmp/fz.data of=/dev/mapper/fzlive bs=1M oflag=direct status=none || die "write"
 log=$SWT_OUT/cases/$CASE.dmfuzz
-"$fz" 20261203 2000 1500 fzlive "$A" "$B" "$C" >"$log" 2>"$log.err"
+"$fz" 20261203 1000 800 fzlive "$A" "$B" "$C" >"$log" 2>"$log.err"
 rc=$?
 echo "# $(tail -n 1 "$log")"
 grep '^BAD' "$log" | head -n 5 | sed 's/^/# /'
