@@ -4,6 +4,12 @@ KERNEL   ?= 6.12
 KDIR     ?= /lib/modules/$(shell uname -r)/build
 PREFIX   ?= /usr/local
 
+# make cannot work in a directory whose path has a blank, nor can the VM
+# lane pass it to the guest: say so once, clearly.
+ifneq ($(word 2,$(CURDIR)),)
+$(error The checkout path "$(CURDIR)" contains a blank: clone the project to a path without blanks)
+endif
+
 .PHONY: all deps kernels module modules-all unit lint vm-check vm-selftest \
 	check check-debug demo bench bench-quick vm-shell tool install clean
 

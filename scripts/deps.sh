@@ -11,6 +11,21 @@ PKGS=(
 	pkg-config util-linux e2fsprogs python3
 )
 
+# --closure: check that nothing here pulls in a kernel image or headers
+# package (installing one repoints the host's boot); the test kernels are
+# unpacked into the project's cache instead (scripts/kernel.sh).
+if [ "${1:-}" = --closure ]; then
+	k=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
+		--no-breaks --no-replaces --no-enhances "${PKGS[@]}" 2>/dev/null |
+		{ grep -E '^(linux-image|linux-headers)' || true; } | sort -u | tr '\n' ' ')
+	if [ -n "$k" ]; then
+		echo "not ok deps/no-kernel-package: the dependencies pull in $k"
+		exit 1
+	fi
+	echo "ok deps/no-kernel-package"
+	exit 0
+fi
+
 missing=()
 for p in "${PKGS[@]}"; do
 	s=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)

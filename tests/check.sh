@@ -34,6 +34,7 @@ stage() {	# NAME COMMAND...: run, show and keep its ok/not ok lines
 }
 
 stage deps scripts/deps.sh && echo "ok deps" >>"$all"
+stage deps-closure scripts/deps.sh --closure
 stage modules scripts/build-module.sh 6.1 6.12 6.12-debug
 built=$?
 stage tools tests/vm/build-tools.sh && echo "ok tools" >>"$all"

@@ -10,6 +10,7 @@ mount -t devtmpfs devtmpfs /dev
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	swt.out=*) out=${arg#swt.out=} ;;
+	swt.top=*) top=${arg#swt.top=} ;;
 	swt.probe=1) echo swt-probe-ok; echo o >/proc/sysrq-trigger; sleep 30 ;;
 	esac
 done
@@ -35,11 +36,27 @@ ln -s /proc/self/fd /root/dev/fd
 ln -s /proc/self/fd/0 /root/dev/stdin
 ln -s /proc/self/fd/1 /root/dev/stdout
 ln -s /proc/self/fd/2 /root/dev/stderr
+# The guest gets fresh /tmp, /run and /var/tmp; a checkout under one of
+# them (a clone in /tmp is the usual first try) is kept visible: its host
+# view is set aside before the tmpfs covers it, then moved back in place.
+kept=""
+for d in /tmp /var/tmp /run; do
+	case "$top/" in
+	"$d"/*)	mkdir -p /kept
+		mount -o bind "/root$top" /kept || fail "cannot keep $top"
+		kept=$top ;;
+	esac
+done
 mount -t tmpfs tmpfs /root/dev/shm
 mount -t tmpfs tmpfs /root/tmp
 mount -t tmpfs tmpfs /root/run
 mount -t tmpfs tmpfs /root/var/tmp
+if [ -n "$kept" ]; then
+	mkdir -p "/root$kept"
+	mount -o move /kept "/root$kept" || fail "cannot put $kept back"
+fi
 mount -t debugfs debugfs /root/sys/kernel/debug
+mkdir -p "/root$out" 2>/dev/null
 mount -t 9p -o "$opts" swtout "/root$out" || fail "cannot mount results share at $out"
 [ -x "/root$out/guest.sh" ] || fail "no guest script in $out"
 echo "init: running $out/guest.sh"

@@ -56,8 +56,15 @@ read -r abi kdir < <("$top/scripts/kernel.sh" fetch "$series")
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 case "$out" in
-/tmp/* | /run/* | /dev/* | /proc/* | /sys/*)
+/dev/* | /proc/* | /sys/*)
 	echo "run.sh: --out must not be under a path the guest mounts over ($out)" >&2
+	exit 2 ;;
+esac
+# The paths go to the guest on the kernel command line, which splits at
+# blanks: the one kind of path that cannot work.
+case "$top$out" in
+*[[:space:]]*)
+	echo "run.sh: the checkout and results paths must not contain blanks ('$top', '$out'): clone the project to a path without them" >&2
 	exit 2 ;;
 esac
 rm -f "$out/rc" "$out/console.log"
@@ -175,7 +182,7 @@ chmod +x "$out/guest.sh"
 # lockup detector fires after 2 x watchdog_thresh, so give it 60 s; and
 # skip zeroing every allocated page (init_on_alloc), which TCG makes slow.
 cmdline="console=ttyS0 panic=-1 loglevel=6 mitigations=off watchdog_thresh=30 init_on_alloc=0"
-cmdline+=" rcupdate.rcu_cpu_stall_timeout=90 swt.out=$out"
+cmdline+=" rcupdate.rcu_cpu_stall_timeout=90 swt.out=$out swt.top=$top"
 # The debug kernel evaluates ACPI's PCI interrupt routing (AML) under KASAN
 # for half a minute per boot under emulation; the PIRQ table is enough.
 # no5lvl: with -cpu max the guest has LA57, and an interrupt taken while

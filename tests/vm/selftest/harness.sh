@@ -3,7 +3,9 @@
 # non-zero, one that prints nothing, one that hangs, and a whole guest that
 # hangs must each be reported as failures; a passing case must pass. On
 # the debug kernel (6.12-debug) a planted use-after-free, lock-order
-# inversion and sleep in atomic context must fail their cases too.
+# inversion and sleep in atomic context must fail their cases too. On the
+# others, a copy of the tree under /tmp (which the guest covers with a
+# tmpfs) runs a case, and a path with a blank is refused with a clear error.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 series=${1:-6.12}
@@ -46,3 +48,26 @@ if [ $hrc -eq 124 ]; then
 else
 	echo "not ok harness/hung-guest-times-out: run.sh exited $hrc, not 124"
 fi
+
+# the lane from a checkout under /tmp, the usual place to try a project
+if [ "$series" != "${series%-debug}" ]; then
+	exit 0
+fi
+copy=$(mktemp -d /tmp/dm-swaptier-path.XXXXXX)
+tar -C "$top" --exclude=./build --exclude=./.git -cf - . | tar -C "$copy" -xf -
+mkdir -p "$copy/build"
+cp -a "$top/build/kmod" "$top/build/bin" "$copy/build/"
+res=$("$copy/tests/vm/suite.sh" --kernel "$series" --out "$copy/build/vm/path" \
+	"$copy/tests/vm/cases/00-module.sh" 2>&1)
+expect checkout-under-tmp "^ok $series/00-module/unload$"
+grep -q "^not ok" <<<"$res" && sed -n 's/^not ok/# (under \/tmp) not ok/p' <<<"$res" | head -n 5
+rm -rf "$copy"
+copy=$(mktemp -d "/tmp/dm-swaptier path.XXXXXX")
+err=$("$top/tests/vm/run.sh" --kernel "$series" --out "$copy" -- true 2>&1)
+hrc=$?
+if [ $hrc -eq 2 ] && grep -q "must not contain blanks" <<<"$err"; then
+	echo "ok harness/blank-in-path-refused"
+else
+	echo "not ok harness/blank-in-path-refused: run.sh exited $hrc: $err"
+fi
+rm -rf "$copy"
