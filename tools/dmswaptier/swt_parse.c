@@ -91,7 +91,7 @@ static int parse_migration(const char *p, struct swt_status *st, char *err,
 		return fail(err, errlen, "status: evacuation progress missing");
 	if (field_word(&p, st->tier_state, sizeof(st->tier_state)) ||
 	    strlen(st->tier_state) != st->nr_tiers ||
-	    strspn(st->tier_state, "-DEX") != st->nr_tiers)
+	    strspn(st->tier_state, SWT_STATE_LETTERS) != st->nr_tiers)
 		return fail(err, errlen, "status: bad tier states");
 	if (!at_end(p))
 		return fail(err, errlen, "status: unexpected fields after the tier states (target version not supported?)");
@@ -130,7 +130,8 @@ int swt_parse_status(const char *params, struct swt_status *st, char *err,
 		if (field_u64(&p, globals[i]))
 			return fail(err, errlen, "status: global field %u missing or not a number", i);
 	if (field_word(&p, st->mode, sizeof(st->mode)) ||
-	    (strcmp(st->mode, "rw") && strcmp(st->mode, "Fail")))
+	    (strcmp(st->mode, SWT_MODE_RW) &&
+	     strcmp(st->mode, SWT_MODE_FAIL)))
 		return fail(err, errlen, "status: unknown mode (target version not supported?)");
 	st->evacuate = -1;
 	if (at_end(p))
@@ -141,7 +142,7 @@ int swt_parse_status(const char *params, struct swt_status *st, char *err,
 int swt_parse_heat(const char *text, uint64_t h[][SWT_HEAT_BUCKETS],
 		   unsigned int *nr_tiers, char *err, size_t errlen)
 {
-	static const char head[] = "heat 0 1 2 4 8 16 32 64\n";
+	static const char head[] = SWT_HEAT_HEADER;
 	const char *p = text;
 	unsigned int t, b;
 	uint64_t tier;
@@ -432,4 +433,63 @@ void swt_trace_free(struct swt_trace *t)
 	}
 	free(t->devs);
 	memset(t, 0, sizeof(*t));
+}
+
+/*----------------------------------------------------------------*/
+
+int swt_parse_stats(const char *text, struct swt_stats *s, char *err,
+		    size_t errlen)
+{
+	const char *p = text;
+	size_t line = 1;
+	int tier = -1;
+
+	memset(s, 0, sizeof(*s));
+	while (*p) {
+		struct swt_stat *kv;
+		size_t klen, vlen;
+		const char *eq;
+
+		while (*p == ' ')
+			p++;
+		if (*p == '\n') {
+			tier = -1;
+			line++;
+			p++;
+			continue;
+		}
+		if (!*p)
+			break;
+		klen = strcspn(p, " \n");
+		if (!strncmp(p, "tier", 4) && p[klen - 1] == ':') {
+			char *end;
+			unsigned long t = strtoul(p + 4, &end, 10);
+
+			if (end != p + klen - 1 || end == p + 4 ||
+			    t >= SWT_MAX_TIERS)
+				return fail(err, errlen, "stats: line %zu: bad tier '%.*s'",
+					    line, (int)klen, p);
+			tier = (int)t;
+			p += klen;
+			continue;
+		}
+		eq = memchr(p, '=', klen);
+		if (!eq || eq == p)
+			return fail(err, errlen, "stats: line %zu: '%.*s' is not key=value",
+				    line, (int)klen, p);
+		if (s->n == SWT_STATS_MAX)
+			return fail(err, errlen, "stats: more than %d values",
+				    SWT_STATS_MAX);
+		kv = &s->kv[s->n];
+		vlen = klen - (eq - p) - 1;
+		if ((size_t)(eq - p) >= sizeof(kv->key) || vlen >= sizeof(kv->val))
+			return fail(err, errlen, "stats: line %zu: '%.*s' is too long",
+				    line, (int)klen, p);
+		memcpy(kv->key, p, eq - p);
+		memcpy(kv->val, eq + 1, vlen);
+		kv->tier = tier;
+		s->n++;
+		p += klen;
+	}
+	return 0;
 }

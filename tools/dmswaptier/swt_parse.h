@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SWT_MAX_TIERS 8
+#include "dm-swaptier-abi.h"
 
 struct swt_tier_status {
 	uint64_t used, total, reads, writes, errors;
@@ -29,7 +29,7 @@ struct swt_status {
 	uint64_t promoted, demoted, evacuated, abandoned;
 	int evacuate;		/* tier being evacuated, -1 none */
 	uint64_t evacuate_left;
-	char tier_state[SWT_MAX_TIERS + 1];	/* '-', 'D', 'E', 'X' per tier */
+	char tier_state[SWT_MAX_TIERS + 1];	/* SWT_STATE_LETTERS, per tier */
 };
 
 struct swt_table {
@@ -74,9 +74,29 @@ int swt_map_advance(uint64_t *cur, uint64_t end, const struct swt_extent *ext,
 		    size_t got, int more, char *err, size_t errlen);
 
 /* The heat message: per tier, mapped blocks in each heat bucket. */
-#define SWT_HEAT_BUCKETS 8	/* 0, 1, 2-3, 4-7, ..., 64+ */
 int swt_parse_heat(const char *text, uint64_t h[][SWT_HEAT_BUCKETS],
 		   unsigned int *nr_tiers, char *err, size_t errlen);
+
+/*
+ * The stats message: key=value words, on lines that start with "tierN:"
+ * for the values of tier N. Keys are only ever added, so they are kept
+ * as they come, by name.
+ */
+#define SWT_STATS_MAX	128
+
+struct swt_stat {
+	int tier;			/* -1: the device's */
+	char key[32];
+	char val[32];
+};
+
+struct swt_stats {
+	size_t n;
+	struct swt_stat kv[SWT_STATS_MAX];
+};
+
+int swt_parse_stats(const char *text, struct swt_stats *s, char *err,
+		    size_t errlen);
 
 /* blkparse analysis: requests queued, merged and dispatched per direction. */
 #define SWT_HIST_BUCKETS 10	/* 4K, 8K, ... 2M+ (powers of two) */

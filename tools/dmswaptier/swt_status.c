@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dmswaptier status: the columns of a tier, the human view and the JSON
+ * of every status field and stats value.
+ */
+#include "swt_status.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tier_row {
+	const struct swt_dev *d;
+	unsigned int t;
+	uint64_t reads;		/* of every tier of the device */
+};
+
+#define ROW(r)	((const struct tier_row *)(r))
+#define TS(r)	(&ROW(r)->d->st.tier[ROW(r)->t])
+
+static double ratio(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0.0;
+}
+
+static void u64(char *buf, size_t len, uint64_t v)
+{
+	snprintf(buf, len, "%" PRIu64, v);
+}
+
+static void get_name(const void *r, const struct swt_view *v, char *buf,
+		     size_t len)
+{
+	snprintf(buf, len, "%s", ROW(r)->d->name);
+}
+
+static void get_tier(const void *r, const struct swt_view *v, char *buf,
+		     size_t len)
+{
+	snprintf(buf, len, "%u", ROW(r)->t);
+}
+
+static void get_device(const void *r, const struct swt_view *v, char *buf,
+		       size_t len)
+{
+	snprintf(buf, len, "%s", ROW(r)->d->device[ROW(r)->t]);
+}
+
+static void get_dev(const void *r, const struct swt_view *v, char *buf,
+		    size_t len)
+{
+	snprintf(buf, len, "%s", ROW(r)->d->tb.tier[ROW(r)->t]);
+}
+
+static void get_size(const void *r, const struct swt_view *v, char *buf,
+		     size_t len)
+{
+	swt_size(buf, len, TS(r)->total * SWT_BLOCK_SIZE, v->bytes);
+}
+
+static void get_alloc(const void *r, const struct swt_view *v, char *buf,
+		      size_t len)
+{
+	swt_size(buf, len, TS(r)->used * SWT_BLOCK_SIZE, v->bytes);
+}
+
+static void get_avail(const void *r, const struct swt_view *v, char *buf,
+		      size_t len)
+{
+	swt_size(buf, len, (TS(r)->total - TS(r)->used) * SWT_BLOCK_SIZE,
+		 v->bytes);
+}
+
+static void get_total(const void *r, const struct swt_view *v, char *buf,
+		      size_t len)
+{
+	u64(buf, len, TS(r)->total);
+}
+
+static void get_used(const void *r, const struct swt_view *v, char *buf,
+		     size_t len)
+{
+	u64(buf, len, TS(r)->used);
+}
+
+static void get_free(const void *r, const struct swt_view *v, char *buf,
+		     size_t len)
+{
+	u64(buf, len, TS(r)->total - TS(r)->used);
+}
+
+static void get_reads(const void *r, const struct swt_view *v, char *buf,
+		      size_t len)
+{
+	u64(buf, len, TS(r)->reads);
+}
+
+static void get_writes(const void *r, const struct swt_view *v, char *buf,
+		       size_t len)
+{
+	u64(buf, len, TS(r)->writes);
+}
+
+static void get_errors(const void *r, const struct swt_view *v, char *buf,
+		       size_t len)
+{
+	u64(buf, len, TS(r)->errors);
+}
+
+static void get_hits(const void *r, const struct swt_view *v, char *buf,
+		     size_t len)
+{
+	snprintf(buf, len, v->json ? "%.1f" : "%.1f%%",
+		 100.0 * ratio(TS(r)->reads, ROW(r)->reads));
+}
+
+static void get_state(const void *r, const struct swt_view *v, char *buf,
+		      size_t len)
+{
+	const struct swt_status *st = &ROW(r)->d->st;
+
+	snprintf(buf, len, "%c", st->has_migration ?
+		 st->tier_state[ROW(r)->t] : SWT_STATE_NONE);
+}
+
+static const struct swt_col tier_cols[] = {
+	{ "NAME", "NAME", "dm-swaptier device name", 0.1, 0, SWT_J_STR,
+	  get_name },
+	{ "TIER", "TIER", "tier number, 0 the fastest", 1, SWT_COL_RIGHT,
+	  SWT_J_NUM, get_tier },
+	{ "DEVICE", "DEVICE", "tier device", 0.2, 0, SWT_J_STR, get_device },
+	{ "DEV", "DEV", "tier device number, major:minor", 6, 0, SWT_J_STR,
+	  get_dev },
+	{ "SIZE", "SIZE", "size of the tier", 5, SWT_COL_RIGHT, SWT_J_SIZE,
+	  get_size },
+	{ "ALLOC", "ALLOC", "space holding mapped blocks", 5, SWT_COL_RIGHT,
+	  SWT_J_SIZE, get_alloc },
+	{ "AVAIL", "AVAIL", "free space", 5, SWT_COL_RIGHT, SWT_J_SIZE,
+	  get_avail },
+	{ "TOTAL", "TOTAL", "blocks in the tier (status <total>)", 8,
+	  SWT_COL_RIGHT, SWT_J_NUM, get_total },
+	{ "USED", "USED", "blocks mapped on the tier (status <used>)", 8,
+	  SWT_COL_RIGHT, SWT_J_NUM, get_used },
+	{ "FREE", "FREE", "free blocks", 8, SWT_COL_RIGHT, SWT_J_NUM,
+	  get_free },
+	{ "READS", "READS", "read bios served", 8, SWT_COL_RIGHT, SWT_J_NUM,
+	  get_reads },
+	{ "WRITES", "WRITES", "write bios completed", 8, SWT_COL_RIGHT,
+	  SWT_J_NUM, get_writes },
+	{ "HITS", "HITS", "share of the device's reads served, %", 5,
+	  SWT_COL_RIGHT, SWT_J_NUM, get_hits },
+	{ "ERRORS", "ERRORS", "bios completed with an error", 6,
+	  SWT_COL_RIGHT, SWT_J_NUM, get_errors },
+	{ "STATE", "STATE",
+	  "D demoting, E being evacuated, X evacuated, - none", 1, 0,
+	  SWT_J_STR, get_state },
+};
+
+void swt_status_view(struct swt_view *v)
+{
+	char bad[16];
+
+	memset(v, 0, sizeof(*v));
+	v->cols = tier_cols;
+	v->ncols = sizeof(tier_cols) / sizeof(tier_cols[0]);
+	swt_cols_select(v, SWT_STATUS_COLS, bad, sizeof(bad));
+}
+
+static size_t tier_rows(const struct swt_dev *d, struct tier_row *rows,
+			const void **ptrs)
+{
+	uint64_t reads = 0;
+	unsigned int t;
+
+	for (t = 0; t < d->st.nr_tiers; t++)
+		reads += d->st.tier[t].reads;
+	for (t = 0; t < d->st.nr_tiers; t++) {
+		rows[t].d = d;
+		rows[t].t = t;
+		rows[t].reads = reads;
+		ptrs[t] = &rows[t];
+	}
+	return d->st.nr_tiers;
+}
+
+int swt_status_human(FILE *f, const struct swt_dev *d,
+		     const struct swt_view *v)
+{
+	const struct swt_status *st = &d->st;
+	struct tier_row rows[SWT_MAX_TIERS];
+	const void *ptrs[SWT_MAX_TIERS];
+	char size[32];
+	size_t n;
+
+	n = tier_rows(d, rows, ptrs);
+	swt_size(size, sizeof(size), st->mapped * SWT_BLOCK_SIZE, v->bytes);
+	fprintf(f, "%s: %" PRIu64 " of %" PRIu64
+		" blocks mapped (%s), mode %s\n",
+		d->name, st->mapped, st->logical, size, st->mode);
+	fflush(f);
+	if (swt_cols_print(f, v, ptrs, n))
+		return -1;
+	fprintf(f, "  sequential writes: %" PRIu64 " of %" PRIu64
+		" (%.1f%%)   deferred: %" PRIu64 "   freed, pending reuse: %"
+		PRIu64 "\n", st->seq_writes, st->write_allocs,
+		100.0 * ratio(st->seq_writes, st->write_allocs), st->deferred,
+		st->pending);
+	fprintf(f, "  map memory: %" PRIu64 " bytes (%.2f B/block)\n",
+		st->map_bytes, ratio(st->map_bytes, st->logical));
+	if (!st->has_migration)
+		return 0;
+	fprintf(f, "  migration %s: promoted %" PRIu64 "   demoted %" PRIu64
+		"   evacuated %" PRIu64 "   abandoned %" PRIu64
+		"   tier states %s\n", st->migration ? "on" : "off",
+		st->promoted, st->demoted, st->evacuated, st->abandoned,
+		st->tier_state);
+	if (st->evacuate >= 0)
+		fprintf(f, "  evacuating tier %d: %" PRIu64 " blocks left%s\n",
+			st->evacuate, st->evacuate_left, st->evacuate_left ?
+			"" : " (done: replace it with a reload)");
+	return 0;
+}
+
+int swt_status_table(FILE *f, const struct swt_dev *d, size_t n,
+		     const struct swt_view *v)
+{
+	struct tier_row *rows = calloc(n * SWT_MAX_TIERS + 1, sizeof(*rows));
+	const void **ptrs = calloc(n * SWT_MAX_TIERS + 1, sizeof(*ptrs));
+	size_t i, nrows = 0;
+	int ret = -1;
+
+	if (rows && ptrs) {
+		for (i = 0; i < n; i++)
+			nrows += tier_rows(&d[i], rows + nrows, ptrs + nrows);
+		ret = swt_cols_print(f, v, ptrs, nrows);
+	}
+	free(rows);
+	free(ptrs);
+	return ret;
+}
+
+/* The stats message's values of tier @tier (-1: the device's). */
+static void json_stats(FILE *f, const struct swt_stats *s, int tier)
+{
+	const char *sep = "";
+	size_t i;
+
+	fputc('{', f);
+	for (i = 0; i < s->n; i++) {
+		const char *val = s->kv[i].val;
+
+		if (s->kv[i].tier != tier)
+			continue;
+		fprintf(f, "%s", sep);
+		swt_json_str(f, s->kv[i].key);
+		fputs(": ", f);
+		if (*val && strspn(val, "0123456789") == strlen(val) &&
+		    (val[0] != '0' || !val[1]))
+			fputs(val, f);
+		else
+			swt_json_str(f, val);
+		sep = ", ";
+	}
+	fputc('}', f);
+}
+
+static void json_u64(FILE *f, const char *key, uint64_t v)
+{
+	fprintf(f, ", \"%s\": %" PRIu64, key, v);
+}
+
+static void json_dev(FILE *f, const struct swt_dev *d,
+		     const struct swt_view *v)
+{
+	const struct swt_status *st = &d->st;
+	struct tier_row rows[SWT_MAX_TIERS];
+	const void *ptrs[SWT_MAX_TIERS];
+	size_t n, i;
+
+	n = tier_rows(d, rows, ptrs);
+	fputs("{\"name\": ", f);
+	swt_json_str(f, d->name);
+	fputs(", \"mode\": ", f);
+	swt_json_str(f, st->mode);
+	json_u64(f, "nr_tiers", st->nr_tiers);
+	json_u64(f, "mapped", st->mapped);
+	json_u64(f, "logical", st->logical);
+	json_u64(f, "seq_writes", st->seq_writes);
+	json_u64(f, "write_allocs", st->write_allocs);
+	json_u64(f, "deferred", st->deferred);
+	json_u64(f, "pending", st->pending);
+	json_u64(f, "map_bytes", st->map_bytes);
+	if (st->has_migration) {
+		fprintf(f, ", \"migration\": %s",
+			st->migration ? "true" : "false");
+		json_u64(f, "promoted", st->promoted);
+		json_u64(f, "demoted", st->demoted);
+		json_u64(f, "evacuated", st->evacuated);
+		json_u64(f, "abandoned", st->abandoned);
+		if (st->evacuate >= 0)
+			fprintf(f, ", \"evacuate\": %d", st->evacuate);
+		else
+			fputs(", \"evacuate\": null", f);
+		json_u64(f, "evacuate_left", st->evacuate_left);
+		fputs(", \"tier_state\": ", f);
+		swt_json_str(f, st->tier_state);
+	}
+	fputs(", \"tiers\": [", f);
+	for (i = 0; i < n; i++) {
+		fputs(i ? ", {" : "{", f);
+		swt_cols_json(f, v, ptrs[i]);
+		if (d->stats) {
+			fputs(", \"stats\": ", f);
+			json_stats(f, d->stats, (int)i);
+		}
+		fputc('}', f);
+	}
+	fputc(']', f);
+	if (d->stats) {
+		fputs(", \"stats\": ", f);
+		json_stats(f, d->stats, -1);
+	}
+	fputc('}', f);
+}
+
+void swt_status_json(FILE *f, const struct swt_dev *d, size_t n,
+		     const struct swt_view *v)
+{
+	size_t i;
+
+	fputs("[\n", f);
+	for (i = 0; i < n; i++) {
+		fputs("  ", f);
+		json_dev(f, &d[i], v);
+		fputs(i + 1 < n ? ",\n" : "\n", f);
+	}
+	fputs("]\n", f);
+}
