@@ -370,6 +370,40 @@ static void test_trace(void)
 	swt_trace_free(&t);
 }
 
+/* The stats message as the target prints it (1.3.0). */
+static const char stats_ok[] =
+	"tier0: mapped=5 blocks=8 free=3 reads=0 writes=0 errors=0\n"
+	"tier1: mapped=3 blocks=8 free=5 reads=0 writes=0 errors=0\n"
+	"mapped=8 logical=14 physical=16 reserve=256\n"
+	"migrating=0 agings=4 migration=on evacuate=0 evacuate_left=5\n"
+	"mode=rw\ntier_state=ED\n";
+
+static void test_stats(void)
+{
+	static const char *bad[] = {
+		"tierx: mapped=1\n", "tier9: mapped=1\n", "mapped\n", "=1\n",
+		"tier0 mapped=1\n",
+		"a_key_that_is_far_too_long_for_the_parser=1\n",
+	};
+	static struct swt_stats s;
+	unsigned int i;
+
+	EXPECT_EQ(swt_parse_stats(stats_ok, &s, err, sizeof(err)), 0);
+	EXPECT_EQ(s.n, 23);
+	EXPECT_EQ(s.kv[0].tier, 0);
+	EXPECT(!strcmp(s.kv[0].key, "mapped") && !strcmp(s.kv[0].val, "5"));
+	EXPECT_EQ(s.kv[6].tier, 1);
+	EXPECT_EQ(s.kv[12].tier, -1);
+	EXPECT(!strcmp(s.kv[12].key, "mapped"));
+	EXPECT(!strcmp(s.kv[22].key, "tier_state") &&
+	       !strcmp(s.kv[22].val, "ED"));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		EXPECT_EQ(swt_parse_stats(bad[i], &s, err, sizeof(err)), -1);
+		EXPECT(err[0] != 0);
+	}
+}
+
 int main(void)
 {
 	static const struct unit_test tests[] = {
@@ -386,6 +420,7 @@ int main(void)
 		{ "map_next_wrong_block", test_map_next_wrong_block },
 		{ "map_loop", test_map_loop },
 		{ "trace", test_trace },
+		{ "stats", test_stats },
 	};
 
 	return unit_run("parse", tests, sizeof(tests) / sizeof(tests[0]));
