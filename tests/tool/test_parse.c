@@ -88,7 +88,7 @@ static void test_heat(void)
 		"heat 0 1 2 4 8 16 32 64\ntier0 1 2 3 4 5 6 7 8 9\n",
 		"heat 0 1 2 4 8 16 32 64\ntier0 1 2 3 4 5 6 7 8",
 	};
-	uint64_t h[SWT_MAX_TIERS][SWT_HEAT_BUCKETS];
+	u64 h[SWT_MAX_TIERS][SWT_HEAT_BUCKETS];
 	unsigned int n, i;
 
 	EXPECT_EQ(swt_parse_heat("heat 0 1 2 4 8 16 32 64\ntier0 1 2 3 4 5 6 7 8\n"
@@ -156,7 +156,7 @@ static void test_map(void)
 		"0 5 - 7\n",
 	};
 	struct swt_extent e[8];
-	uint64_t next;
+	u64 next;
 	size_t n, i;
 	int more;
 
@@ -177,7 +177,7 @@ static void test_map(void)
 static void map_refused(const char *text, const char *why)
 {
 	struct swt_extent e[8];
-	uint64_t next;
+	u64 next;
 	size_t n;
 	int more;
 
@@ -206,7 +206,7 @@ static void test_heat_no_newline(void)
 		"heat 0 1 2 4 8 16 32 64\ntier0 1 2 3 4 5 6 7 8 ",
 		"heat 0 1 2 4 8 16 32 64",
 	};
-	uint64_t h[SWT_MAX_TIERS][SWT_HEAT_BUCKETS];
+	u64 h[SWT_MAX_TIERS][SWT_HEAT_BUCKETS];
 	unsigned int n, i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -221,7 +221,7 @@ static void test_map_next(void)
 {
 	static const char *cut = "0 1024 - -\n1024 1024 0 1024\nnext 2048\n";
 	struct swt_extent e[8];
-	uint64_t next;
+	u64 next;
 	size_t n;
 	int more;
 
@@ -266,10 +266,10 @@ static void test_map_next_wrong_block(void)
  * per_response extents of a map of 3-block extents, then "next". The loop
  * covers the range exactly, and stops.
  */
-static size_t fake_map(uint64_t from, uint64_t count, size_t per_response,
+static size_t fake_map(u64 from, u64 count, size_t per_response,
 		       char *buf, size_t len)
 {
-	uint64_t l = from, end = from + count, e;
+	u64 l = from, end = from + count, e;
 	size_t off = 0, k;
 
 	for (k = 0; l < end; k++, l = e) {
@@ -287,7 +287,7 @@ static size_t fake_map(uint64_t from, uint64_t count, size_t per_response,
 static void test_map_loop(void)
 {
 	struct swt_extent e[64], *ext = e;
-	uint64_t cur = 1, end = 100, next;
+	u64 cur = 1, end = 100, next;
 	size_t n, got, rounds = 0;
 	char buf[2048];
 	int more;

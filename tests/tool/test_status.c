@@ -192,7 +192,7 @@ static void test_raw_odd_name(void)
 static void test_size(void)
 {
 	static const struct {
-		uint64_t bytes;
+		u64 bytes;
 		const char *human;
 	} t[] = {
 		{ 0, "0B" }, { 1023, "1023B" }, { 1024, "1K" }, { 1536, "1.5K" },

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <libdevmapper.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -81,7 +80,11 @@ static const struct cmd cmds[] = {
 	{ "heat", cmd_heat, "NAME", NULL },
 };
 
-#define NR_CMDS (sizeof(cmds) / sizeof(cmds[0]))
+#define NR_CMDS ARRAY_SIZE(cmds)
+
+static const char usage_head[] = "usage: dmswaptier";
+static const char exit_help[] =
+	"Exit status: 0 ok, 1 usage error, 2 device or kernel error.\nSee dmswaptier(8).\n";
 
 static void knobs_help(FILE *f)
 {
@@ -107,14 +110,17 @@ void usage(FILE *f, const char *name)
 	size_t i;
 
 	if (!name)
-		fputs("usage: dmswaptier COMMAND [ARGS]\n", f);
+		fprintf(f, "%s COMMAND [ARGS]\n", usage_head);
 	for (i = 0; i < NR_CMDS; i++) {
 		const struct cmd *c = &cmds[i];
 
 		if (name && strcmp(name, c->name))
 			continue;
-		fprintf(f, name ? "usage: dmswaptier %s %s\n" : "  %s %s\n",
-			c->name, c->synopsis);
+		if (name)
+			fprintf(f, "%s %s %s\n", usage_head, c->name,
+				c->synopsis);
+		else
+			fprintf(f, "  %s %s\n", c->name, c->synopsis);
 		if (!name || brief)
 			continue;
 		if (c->help)
@@ -132,8 +138,7 @@ void usage(FILE *f, const char *name)
 		fprintf(f, "Try 'dmswaptier %s%s--help' for more information.\n",
 			name ? name : "", name ? " " : "");
 	else
-		fputs("Exit status: 0 ok, 1 usage error, 2 device or kernel error. See dmswaptier(8).\n",
-		      f);
+		fputs(exit_help, f);
 }
 
 void usage_error(const char *cmd, const char *fmt, ...)
@@ -285,7 +290,7 @@ static int list_devices(char ***names)
 	return count;
 }
 
-static int dm_simple(int type, const char *name, uint64_t len,
+static int dm_simple(int type, const char *name, u64 len,
 		     const char *params)
 {
 	struct dm_task *dmt = dm_task_create(type);
@@ -325,9 +330,9 @@ void dev_name(const char *mm, char *buf, size_t len)
 	fclose(f);
 }
 
-static uint64_t dev_bytes(const char *path)
+static u64 dev_bytes(const char *path)
 {
-	uint64_t bytes = 0;
+	u64 bytes = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
@@ -398,7 +403,7 @@ static bool is_swap(const char *name)
 	return found;
 }
 
-static double ratio(uint64_t a, uint64_t b)
+static double ratio(u64 a, u64 b)
 {
 	return b ? (double)a / (double)b : 0.0;
 }
@@ -493,8 +498,7 @@ static int cmd_status(int argc, char **argv)
 	}
 	table = output || v.raw || v.noheadings;
 	if (json && !output)	/* every column but NAME */
-		swt_cols_select(&v, "TIER,DEVICE,DEV,SIZE,ALLOC,AVAIL,TOTAL,USED,FREE,READS,WRITES,HITS,ERRORS,STATE",
-				bad, sizeof(bad));
+		swt_status_view_json(&v);
 	else if (table && (!output || *output == '+'))
 		swt_cols_select(&v, "NAME," SWT_STATUS_COLS, bad, sizeof(bad));
 	if (output && swt_cols_select(&v, output, bad, sizeof(bad)))
@@ -544,10 +548,10 @@ static int cmd_status(int argc, char **argv)
  * in "next <block>", and the rest is asked for from that block, until the
  * whole range is covered. Exits on any error.
  */
-static struct swt_extent *get_map(const char *name, uint64_t from,
-				  uint64_t count, size_t *n)
+static struct swt_extent *get_map(const char *name, u64 from,
+				  u64 count, size_t *n)
 {
-	uint64_t cur = from, end = from + count, next;
+	u64 cur = from, end = from + count, next;
 	struct swt_extent *ext = NULL;
 	char msg[96], err[160], *resp;
 	size_t cap = 0, room, got;
@@ -555,8 +559,9 @@ static struct swt_extent *get_map(const char *name, uint64_t from,
 
 	*n = 0;
 	do {
-		snprintf(msg, sizeof(msg), "map %" PRIu64 " %" PRIu64, cur,
-			 end - cur);
+		snprintf(msg, sizeof(msg), "map %llu %llu",
+			 (unsigned long long)cur,
+			 (unsigned long long)(end - cur));
 		resp = dm_message(name, msg);
 		room = strlen(resp) / 8 + 1;	/* a line has 8 bytes or more */
 		if (cap - *n < room) {
@@ -590,11 +595,11 @@ static bool continues(const struct swt_extent *a, const struct swt_extent *b)
 }
 
 static void map_summary(const struct swt_status *st,
-			const struct swt_extent *ext, size_t n, uint64_t from,
-			uint64_t count)
+			const struct swt_extent *ext, size_t n, u64 from,
+			u64 count)
 {
-	uint64_t ext_count[SWT_MAX_TIERS + 1] = { 0 };
-	uint64_t blocks[SWT_MAX_TIERS + 1] = { 0 };
+	u64 ext_count[SWT_MAX_TIERS + 1] = { 0 };
+	u64 blocks[SWT_MAX_TIERS + 1] = { 0 };
 	size_t i, joined = 0;
 
 	for (i = 0; i < n; i++) {
@@ -607,13 +612,13 @@ static void map_summary(const struct swt_status *st,
 		ext_count[k]++;
 		joined++;
 	}
-	printf("blocks %" PRIu64 "-%" PRIu64 ": %zu extents\n", from,
-	       from + count - 1, joined);
+	printf("blocks %llu-%llu: %zu extents\n", (unsigned long long)from,
+	       (unsigned long long)(from + count - 1), joined);
 	for (i = 0; i < st->nr_tiers; i++)
-		printf("  tier %zu: %" PRIu64 " blocks in %" PRIu64
-		       " extents (avg %.1f blocks/extent)\n", i, blocks[i],
-		       ext_count[i], ratio(blocks[i], ext_count[i]));
-	printf("  unmapped: %" PRIu64 " blocks in %" PRIu64 " runs\n",
+		printf("  tier %zu: %llu blocks in %llu extents (avg %.1f blocks/extent)\n",
+		       i, blocks[i], ext_count[i],
+		       ratio(blocks[i], ext_count[i]));
+	printf("  unmapped: %llu blocks in %llu runs\n",
 	       blocks[SWT_MAX_TIERS], ext_count[SWT_MAX_TIERS]);
 }
 
@@ -626,7 +631,7 @@ static int cmd_map(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	uint64_t from = 0, count = 0;
+	u64 from = 0, count = 0;
 	struct swt_extent *ext;
 	struct swt_status st;
 	bool summary = false;
@@ -660,8 +665,7 @@ static int cmd_map(int argc, char **argv)
 		usage_error("map", "map: give exactly one device name");
 	get_status(argv[optind], &st);
 	if (from >= st.logical)
-		usage_error("map", "map: --from %" PRIu64
-			    " is beyond the device's %" PRIu64 " blocks",
+		usage_error("map", "map: --from %llu is beyond the device's %llu blocks",
 			    from, st.logical);
 	if (!count || count > st.logical - from)
 		count = st.logical - from;
@@ -670,10 +674,10 @@ static int cmd_map(int argc, char **argv)
 		map_summary(&st, ext, n, from, count);
 	for (i = 0; i < n && !summary; i++) {
 		if (ext[i].tier < 0)
-			printf("%" PRIu64 " %" PRIu64 " - -\n", ext[i].lblk,
+			printf("%llu %llu - -\n", ext[i].lblk,
 			       ext[i].len);
 		else
-			printf("%" PRIu64 " %" PRIu64 " %d %" PRIu64 "\n",
+			printf("%llu %llu %d %llu\n",
 			       ext[i].lblk, ext[i].len, ext[i].tier,
 			       ext[i].pblk);
 	}
@@ -685,10 +689,10 @@ static int cmd_map(int argc, char **argv)
 /* create, remove */
 
 /* SIZE: decimal digits, then K, M or G; -1 if not one or over 64 bits. */
-static int parse_size(const char *s, uint64_t *bytes)
+static int parse_size(const char *s, u64 *bytes)
 {
 	unsigned int shift = 0;
-	uint64_t v;
+	u64 v;
 	char *end;
 
 	if (*s < '0' || *s > '9')	/* strtoull takes spaces and signs */
@@ -712,7 +716,7 @@ static int parse_size(const char *s, uint64_t *bytes)
 }
 
 /* --option: KEY=VALUE or FLAG, appended to @opt; the words it adds. */
-static int add_option(char *opt, size_t len, char *arg, uint64_t *reserve)
+static int add_option(char *opt, size_t len, char *arg, u64 *reserve)
 {
 	char *eq = strchr(arg, '=');
 	size_t l = strlen(opt);
@@ -731,14 +735,16 @@ static int add_option(char *opt, size_t len, char *arg, uint64_t *reserve)
 /* mkswap and swapon /dev/mapper/@name. */
 static void make_swap(const char *name, bool discard, char *prio)
 {
-	char path[PATH_MAX];
-	char *mk[] = { "mkswap", path, NULL };
-	char *on[8] = { "swapon" };
-	int k = 1;
+	char path[PATH_MAX], *mk[3], *on[8];
+	int k = 0;
 
 	snprintf(path, sizeof(path), "/dev/mapper/%s", name);
+	mk[0] = "mkswap";
+	mk[1] = path;
+	mk[2] = NULL;
 	if (run(mk, true))
 		errx(EXIT_DEVICE, "%s: mkswap failed", path);
+	on[k++] = "swapon";
 	if (discard)
 		on[k++] = "--discard";
 	if (prio) {
@@ -746,6 +752,7 @@ static void make_swap(const char *name, bool discard, char *prio)
 		on[k++] = prio;
 	}
 	on[k++] = path;
+	on[k] = NULL;
 	if (run(on, false))
 		errx(EXIT_DEVICE, "%s: swapon failed", path);
 }
@@ -762,7 +769,7 @@ static int cmd_create(int argc, char **argv)
 		{ 0 }
 	};
 	char params[4096], opt[1024] = "", *prio = NULL;
-	uint64_t size = 0, total = 0, reserve = 0, maxlen;
+	u64 size = 0, total = 0, reserve = 0, maxlen;
 	bool swap = false, discard = false;
 	int c, nopt = 0, i, ntiers;
 	size_t off;
@@ -818,11 +825,11 @@ static int cmd_create(int argc, char **argv)
 		reserve = swt_default_reserve(total);
 	maxlen = total > reserve ? (total - reserve) * SWT_BLOCK_SECTORS : 0;
 	if (!maxlen)
-		usage_error("create", "create: the tiers are too small for the reserve of %"
-			    PRIu64 " blocks", reserve);
+		usage_error("create",
+			    "create: the tiers are too small for the reserve of %llu blocks",
+			    (unsigned long long)reserve);
 	if (size && size / 512 > maxlen)
-		usage_error("create", "create: --size %" PRIu64
-			    " exceeds the maximum %" PRIu64 " bytes",
+		usage_error("create", "create: --size %llu exceeds the maximum %llu bytes",
 			    size, maxlen * 512);
 	if (!dm_simple(DM_DEVICE_CREATE, argv[optind],
 		       size ? size / 512 : maxlen, params))
@@ -846,9 +853,12 @@ static int cmd_remove(int argc, char **argv)
 		usage_error("remove", "remove: give exactly one device name");
 	free(dm_params(argv[1], DM_DEVICE_TABLE));	/* exists, is ours */
 	if (is_swap(argv[1])) {
-		char *off[] = { "swapoff", path, NULL };
+		char *off[3];
 
 		snprintf(path, sizeof(path), "/dev/mapper/%s", argv[1]);
+		off[0] = "swapoff";
+		off[1] = path;
+		off[2] = NULL;
 		if (run(off, false))
 			errx(EXIT_DEVICE, "%s: swapoff failed", path);
 	}
@@ -924,7 +934,7 @@ static int cmd_heat(int argc, char **argv)
 	};
 	static const char bar[] =
 		"##################################################";
-	uint64_t h[SWT_MAX_TIERS][SWT_HEAT_BUCKETS], most = 1;
+	u64 h[SWT_MAX_TIERS][SWT_HEAT_BUCKETS], most = 1;
 	unsigned int n, t, b, w;
 	char err[160], *resp;
 
@@ -948,7 +958,7 @@ static int cmd_heat(int argc, char **argv)
 		printf("tier %u\n", t);
 		for (b = 0; b < SWT_HEAT_BUCKETS; b++) {
 			w = (unsigned int)((h[t][b] * 50 + most - 1) / most);
-			printf("  %-6s %10" PRIu64 " %.*s\n", label[b],
+			printf("  %-6s %10llu %.*s\n", label[b],
 			       h[t][b], (int)w, bar);
 		}
 	}

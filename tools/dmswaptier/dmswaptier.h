@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdnoreturn.h>
 #include <sys/types.h>
 
 /* Exit codes: a documented contract (dmswaptier(8)). */
@@ -21,8 +22,7 @@
  */
 void usage(FILE *f, const char *cmd);
 /* A usage error: the message, the help of @cmd on stderr, exit 1. */
-void __attribute__((noreturn, format(printf, 2, 3)))
-usage_error(const char *cmd, const char *fmt, ...);
+noreturn void usage_error(const char *cmd, const char *fmt, ...);
 /* Does @argv hold -h or --help? */
 bool want_help(int argc, char **argv);
 

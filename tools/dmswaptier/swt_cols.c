@@ -176,7 +176,7 @@ void swt_cols_json(FILE *f, const struct swt_view *v, const void *row)
 	}
 }
 
-void swt_size(char *buf, size_t len, uint64_t bytes, bool exact)
+void swt_size(char *buf, size_t len, u64 bytes, bool exact)
 {
 	static const char units[] = "BKMGTPE";
 	unsigned int u = 0;
@@ -192,12 +192,12 @@ void swt_size(char *buf, size_t len, uint64_t bytes, bool exact)
 		u++;
 	}
 	/* one decimal, as util-linux; 1023.96K is 1M, not 1024.0K */
-	d = (double)(uint64_t)(d * 10 + 0.5) / 10;
+	d = (double)(u64)(d * 10 + 0.5) / 10;
 	if (d >= 1024 && u + 1 < sizeof(units) - 1) {
 		d /= 1024;
 		u++;
 	}
-	if (d == (double)(uint64_t)d)
+	if (d == (double)(u64)d)
 		snprintf(buf, len, "%llu%c", (unsigned long long)d, units[u]);
 	else
 		snprintf(buf, len, "%.1f%c", d, units[u]);

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+typedef unsigned long long u64;
 #include <stdio.h>
 
 /* JSON types of a column's value. */
@@ -38,6 +40,10 @@ struct swt_col {
 };
 
 #define SWT_MAX_COLS	32
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
 
 struct swt_view {
 	const struct swt_col *cols;	/* the description */
@@ -70,6 +76,6 @@ void swt_json_str(FILE *f, const char *s);
 /* "key": for column name @name (lower case, '-' as '_'). */
 void swt_json_key(FILE *f, const char *name);
 /* A size: exact bytes, or human units ("96M", "6.7M") as util-linux. */
-void swt_size(char *buf, size_t len, uint64_t bytes, bool exact);
+void swt_size(char *buf, size_t len, u64 bytes, bool exact);
 
 #endif

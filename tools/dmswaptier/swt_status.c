@@ -5,27 +5,32 @@
  */
 #include "swt_status.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct tier_row {
 	const struct swt_dev *d;
 	unsigned int t;
-	uint64_t reads;		/* of every tier of the device */
+	u64 reads;		/* of every tier of the device */
 };
 
 #define ROW(r)	((const struct tier_row *)(r))
-#define TS(r)	(&ROW(r)->d->st.tier[ROW(r)->t])
 
-static double ratio(uint64_t a, uint64_t b)
+static const struct swt_tier_status *tier_of(const void *r)
+{
+	const struct tier_row *row = r;
+
+	return &row->d->st.tier[row->t];
+}
+
+static double ratio(u64 a, u64 b)
 {
 	return b ? (double)a / (double)b : 0.0;
 }
 
-static void u64(char *buf, size_t len, uint64_t v)
+static void put_u64(char *buf, size_t len, u64 v)
 {
-	snprintf(buf, len, "%" PRIu64, v);
+	snprintf(buf, len, "%llu", v);
 }
 
 static void get_name(const void *r, const struct swt_view *v, char *buf,
@@ -55,63 +60,63 @@ static void get_dev(const void *r, const struct swt_view *v, char *buf,
 static void get_size(const void *r, const struct swt_view *v, char *buf,
 		     size_t len)
 {
-	swt_size(buf, len, TS(r)->total * SWT_BLOCK_SIZE, v->bytes);
+	swt_size(buf, len, tier_of(r)->total * SWT_BLOCK_SIZE, v->bytes);
 }
 
 static void get_alloc(const void *r, const struct swt_view *v, char *buf,
 		      size_t len)
 {
-	swt_size(buf, len, TS(r)->used * SWT_BLOCK_SIZE, v->bytes);
+	swt_size(buf, len, tier_of(r)->used * SWT_BLOCK_SIZE, v->bytes);
 }
 
 static void get_avail(const void *r, const struct swt_view *v, char *buf,
 		      size_t len)
 {
-	swt_size(buf, len, (TS(r)->total - TS(r)->used) * SWT_BLOCK_SIZE,
+	swt_size(buf, len, (tier_of(r)->total - tier_of(r)->used) * SWT_BLOCK_SIZE,
 		 v->bytes);
 }
 
 static void get_total(const void *r, const struct swt_view *v, char *buf,
 		      size_t len)
 {
-	u64(buf, len, TS(r)->total);
+	put_u64(buf, len, tier_of(r)->total);
 }
 
 static void get_used(const void *r, const struct swt_view *v, char *buf,
 		     size_t len)
 {
-	u64(buf, len, TS(r)->used);
+	put_u64(buf, len, tier_of(r)->used);
 }
 
 static void get_free(const void *r, const struct swt_view *v, char *buf,
 		     size_t len)
 {
-	u64(buf, len, TS(r)->total - TS(r)->used);
+	put_u64(buf, len, tier_of(r)->total - tier_of(r)->used);
 }
 
 static void get_reads(const void *r, const struct swt_view *v, char *buf,
 		      size_t len)
 {
-	u64(buf, len, TS(r)->reads);
+	put_u64(buf, len, tier_of(r)->reads);
 }
 
 static void get_writes(const void *r, const struct swt_view *v, char *buf,
 		       size_t len)
 {
-	u64(buf, len, TS(r)->writes);
+	put_u64(buf, len, tier_of(r)->writes);
 }
 
 static void get_errors(const void *r, const struct swt_view *v, char *buf,
 		       size_t len)
 {
-	u64(buf, len, TS(r)->errors);
+	put_u64(buf, len, tier_of(r)->errors);
 }
 
 static void get_hits(const void *r, const struct swt_view *v, char *buf,
 		     size_t len)
 {
 	snprintf(buf, len, v->json ? "%.1f" : "%.1f%%",
-		 100.0 * ratio(TS(r)->reads, ROW(r)->reads));
+		 100.0 * ratio(tier_of(r)->reads, ROW(r)->reads));
 }
 
 static void get_state(const void *r, const struct swt_view *v, char *buf,
@@ -162,14 +167,24 @@ void swt_status_view(struct swt_view *v)
 
 	memset(v, 0, sizeof(*v));
 	v->cols = tier_cols;
-	v->ncols = sizeof(tier_cols) / sizeof(tier_cols[0]);
+	v->ncols = ARRAY_SIZE(tier_cols);
 	swt_cols_select(v, SWT_STATUS_COLS, bad, sizeof(bad));
+}
+
+void swt_status_view_json(struct swt_view *v)
+{
+	size_t i;
+
+	v->nsel = 0;
+	for (i = 0; i < v->ncols; i++)
+		if (v->cols[i].get != get_name)
+			v->sel[v->nsel++] = i;
 }
 
 static size_t tier_rows(const struct swt_dev *d, struct tier_row *rows,
 			const void **ptrs)
 {
-	uint64_t reads = 0;
+	u64 reads = 0;
 	unsigned int t;
 
 	for (t = 0; t < d->st.nr_tiers; t++)
@@ -194,28 +209,26 @@ int swt_status_human(FILE *f, const struct swt_dev *d,
 
 	n = tier_rows(d, rows, ptrs);
 	swt_size(size, sizeof(size), st->mapped * SWT_BLOCK_SIZE, v->bytes);
-	fprintf(f, "%s: %" PRIu64 " of %" PRIu64
-		" blocks mapped (%s), mode %s\n",
+	fprintf(f, "%s: %llu of %llu blocks mapped (%s), mode %s\n",
 		d->name, st->mapped, st->logical, size, st->mode);
 	fflush(f);
 	if (swt_cols_print(f, v, ptrs, n))
 		return -1;
-	fprintf(f, "  sequential writes: %" PRIu64 " of %" PRIu64
-		" (%.1f%%)   deferred: %" PRIu64 "   freed, pending reuse: %"
-		PRIu64 "\n", st->seq_writes, st->write_allocs,
+	fprintf(f,
+		"  sequential writes: %llu of %llu (%.1f%%)   deferred: %llu   freed, pending reuse: %llu\n",
+		st->seq_writes, st->write_allocs,
 		100.0 * ratio(st->seq_writes, st->write_allocs), st->deferred,
 		st->pending);
-	fprintf(f, "  map memory: %" PRIu64 " bytes (%.2f B/block)\n",
+	fprintf(f, "  map memory: %llu bytes (%.2f B/block)\n",
 		st->map_bytes, ratio(st->map_bytes, st->logical));
 	if (!st->has_migration)
 		return 0;
-	fprintf(f, "  migration %s: promoted %" PRIu64 "   demoted %" PRIu64
-		"   evacuated %" PRIu64 "   abandoned %" PRIu64
-		"   tier states %s\n", st->migration ? "on" : "off",
-		st->promoted, st->demoted, st->evacuated, st->abandoned,
-		st->tier_state);
+	fprintf(f,
+		"  migration %s: promoted %llu   demoted %llu   evacuated %llu   abandoned %llu   tier states %s\n",
+		st->migration ? "on" : "off", st->promoted, st->demoted,
+		st->evacuated, st->abandoned, st->tier_state);
 	if (st->evacuate >= 0)
-		fprintf(f, "  evacuating tier %d: %" PRIu64 " blocks left%s\n",
+		fprintf(f, "  evacuating tier %d: %llu blocks left%s\n",
 			st->evacuate, st->evacuate_left, st->evacuate_left ?
 			"" : " (done: replace it with a reload)");
 	return 0;
@@ -264,9 +277,9 @@ static void json_stats(FILE *f, const struct swt_stats *s, int tier)
 	fputc('}', f);
 }
 
-static void json_u64(FILE *f, const char *key, uint64_t v)
+static void json_u64(FILE *f, const char *key, u64 v)
 {
-	fprintf(f, ", \"%s\": %" PRIu64, key, v);
+	fprintf(f, ", \"%s\": %llu", key, v);
 }
 
 static void json_dev(FILE *f, const struct swt_dev *d,

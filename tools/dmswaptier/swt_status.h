@@ -19,6 +19,8 @@ struct swt_dev {
 
 /* The tier columns, and the default ones. */
 void swt_status_view(struct swt_view *v);
+/* Every column but NAME: the default of --json. */
+void swt_status_view_json(struct swt_view *v);
 #define SWT_STATUS_COLS "TIER,DEVICE,SIZE,ALLOC,AVAIL,READS,WRITES,HITS,ERRORS,STATE"
 
 /* The human view of one device: a summary around its tier table. */

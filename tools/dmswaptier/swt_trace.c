@@ -12,12 +12,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static double ratio(uint64_t a, uint64_t b)
+static double ratio(u64 a, u64 b)
 {
 	return b ? (double)a / (double)b : 0.0;
 }
@@ -32,22 +31,22 @@ static void report_json(struct swt_trace_dev *dev, size_t d, bool first)
 {
 	static const char *const dirs[] = { "read", "write" };
 	struct swt_dir_stats *s = &dev->dir[d];
-	uint64_t p50 = swt_dir_percentile(s, 50) / 2;
-	uint64_t p90 = swt_dir_percentile(s, 90) / 2;
+	u64 p50 = swt_dir_percentile(s, 50) / 2;
+	u64 p90 = swt_dir_percentile(s, 90) / 2;
 	size_t b;
 
 	printf("%s{\"device\": ", first ? "" : ", ");
 	swt_json_str(stdout, dev->dev);
-	printf(", \"dir\": \"%s\", \"queued\": %" PRIu64 ", \"merged\": %"
-	       PRIu64 ", \"dispatched\": %" PRIu64 ", \"dispatched_sectors\": %"
-	       PRIu64 ", \"avg_kib\": %.1f, \"p50_kib\": %" PRIu64
-	       ", \"p90_kib\": %" PRIu64 ", \"merge_ratio\": %.2f, \"hist\": [",
-	       dirs[d], s->queued, s->merged, s->dispatched,
-	       s->dispatched_sectors,
-	       ratio(s->dispatched_sectors, s->dispatched) / 2, p50, p90,
+	printf(", \"dir\": \"%s\", \"queued\": %llu, \"merged\": %llu",
+	       dirs[d], s->queued, s->merged);
+	printf(", \"dispatched\": %llu, \"dispatched_sectors\": %llu",
+	       s->dispatched, s->dispatched_sectors);
+	printf(", \"avg_kib\": %.1f, \"p50_kib\": %llu, \"p90_kib\": %llu",
+	       ratio(s->dispatched_sectors, s->dispatched) / 2, p50, p90);
+	printf(", \"merge_ratio\": %.2f, \"hist\": [",
 	       ratio(s->queued, s->dispatched));
 	for (b = 0; b < SWT_HIST_BUCKETS; b++)
-		printf("%s%" PRIu64, b ? ", " : "", s->hist[b]);
+		printf("%s%llu", b ? ", " : "", s->hist[b]);
 	printf("]}");
 }
 
@@ -59,17 +58,16 @@ static void report_human(struct swt_trace_dev *dev, size_t d)
 	struct swt_dir_stats *s = &dev->dir[d];
 	size_t b;
 
-	printf("%-8s %-5s queued %8" PRIu64 "  merged %8" PRIu64
-	       "  dispatched %8" PRIu64 "  avg %7.1f KiB  p50 %5" PRIu64
-	       " KiB  p90 %5" PRIu64 " KiB  merge ratio %.2f\n", dev->dev,
-	       dirs[d], s->queued, s->merged, s->dispatched,
+	printf("%-8s %-5s queued %8llu  merged %8llu  dispatched %8llu",
+	       dev->dev, dirs[d], s->queued, s->merged, s->dispatched);
+	printf("  avg %7.1f KiB  p50 %5llu KiB  p90 %5llu KiB  merge ratio %.2f\n",
 	       ratio(s->dispatched_sectors, s->dispatched) / 2,
 	       swt_dir_percentile(s, 50) / 2, swt_dir_percentile(s, 90) / 2,
 	       ratio(s->queued, s->dispatched));
 	if (!s->dispatched)
 		return;
 	for (b = 0; b < SWT_HIST_BUCKETS; b++)
-		printf("    %s %4llu KiB %8" PRIu64 " %.*s\n",
+		printf("    %s %4llu KiB %8llu %.*s\n",
 		       b + 1 < SWT_HIST_BUCKETS ? "<=" : "> ", bucket_kib(b),
 		       s->hist[b], (int)(50 * s->hist[b] / s->dispatched), bar);
 }
@@ -107,8 +105,8 @@ static void gp_str(FILE *f, const char *s)
 static void trace_plot(struct swt_trace *t, const char *png)
 {
 	char data[] = "/tmp/dmswaptier-plot.XXXXXX";
-	char *argv[] = { "gnuplot", NULL };
 	size_t i, d, b, col = 2;
+	char *argv[2];
 	int fd, pipefd[2];
 	FILE *f, *g;
 	pid_t pid;
@@ -128,11 +126,13 @@ static void trace_plot(struct swt_trace *t, const char *png)
 			bucket_kib(b));
 		for (i = 0; i < t->ndevs; i++)
 			for (d = 0; d < 2; d++)
-				fprintf(f, "\t%" PRIu64,
+				fprintf(f, "\t%llu",
 					t->devs[i].dir[d].hist[b]);
 		fprintf(f, "\n");
 	}
 	fclose(f);
+	argv[0] = "gnuplot";
+	argv[1] = NULL;
 	if (pipe2(pipefd, O_CLOEXEC))
 		err(EXIT_DEVICE, "--plot: pipe");
 	pid = swt_spawn(argv, NULL, pipefd[0], -1, false);
@@ -142,12 +142,17 @@ static void trace_plot(struct swt_trace *t, const char *png)
 		err(EXIT_DEVICE, "--plot: cannot run gnuplot");
 	fputs("set terminal png size 1000,560\nset output ", g);
 	gp_str(g, png);
-	fputs("\nset title 'Requests dispatched to each tier, by size'\n"
+	fputs("\n"
+	      "set title 'Requests dispatched to each tier, by size'\n"
 	      "set xlabel 'request size (KiB, at most)'\n"
 	      "set ylabel 'requests'\n"
-	      "set style data histograms\nset style histogram clustered\n"
-	      "set style fill solid 0.8\nset key autotitle columnhead\n"
-	      "set logscale y\nset yrange [0.8:*]\nplot ", g);
+	      "set style data histograms\n"
+	      "set style histogram clustered\n"
+	      "set style fill solid 0.8\n"
+	      "set key autotitle columnhead\n"
+	      "set logscale y\n"
+	      "set yrange [0.8:*]\n"
+	      "plot ", g);
 	for (i = 0; i < 2 * t->ndevs; i++, col++) {
 		fputs(i ? ", " : "", g);
 		gp_str(g, data);
@@ -191,11 +196,16 @@ static void remove_dir(const char *dir)
 /* Run blkparse on the trace of device @base in @dir into @t. */
 static int parse_trace(struct swt_trace *t, const char *dir, char *base)
 {
-	char *argv[] = { "blkparse", "-q", "-i", base, NULL };
+	char *argv[5];
 	int pipefd[2], rc;
 	pid_t pid;
 	FILE *f;
 
+	argv[0] = "blkparse";
+	argv[1] = "-q";
+	argv[2] = "-i";
+	argv[3] = base;
+	argv[4] = NULL;
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -1;
 	pid = swt_spawn(argv, dir, -1, pipefd[1], true);
