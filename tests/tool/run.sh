@@ -52,7 +52,7 @@ check() {	# NAME CMD...: ok if CMD succeeds
 # status --json of recorded devices, read by name: every status field, the
 # stats message, and a name with quotes, a backslash and control characters
 if [ -x "$out/test_status" ] && "$out/test_status" json >"$out/status.json" 2>"$out/status.err"; then
-	check status-json-valid jq -e 'type == "array" and length == 2' "$out/status.json"
+	check status-json-valid jq -e 'type == "array" and length == 3' "$out/status.json"
 	check status-json-fields jq -e '.[0] | .name == "swaptier0" and .mode == "rw" and
 		.nr_tiers == 2 and .mapped == 27604 and .logical == 154092 and
 		.seq_writes == 309804 and .write_allocs == 316410 and .deferred == 0 and
@@ -70,6 +70,9 @@ if [ -x "$out/test_status" ] && "$out/test_status" json >"$out/status.json" 2>"$
 		.tier_state == "ED" and .stats.agings == 4 and .stats.migration == "on" and
 		.stats.tier_state == "ED" and .tiers[0].stats.free == 3 and
 		.tiers[1].stats.blocks == 8' "$out/status.json"
+	check status-json-v1.0 jq -e '.[2] | .mode == "Fail" and .migration == null and
+		.promoted == null and .evacuate == null and .tier_state == null and
+		(has("stats") | not) and .tiers[1].state == "-"' "$out/status.json"
 else
 	echo "not ok tool/status-json: test_status json failed"
 	failed=1

@@ -223,10 +223,13 @@ static void test_json_str(void)
 	free(buf);
 }
 
-/* Two devices, the second with an odd name and its stats, as JSON. */
+/*
+ * Three devices as JSON: the second with an odd name and its stats, the
+ * third from a target 1.0 (no migration fields).
+ */
 static int print_json(void)
 {
-	struct swt_dev d[2];
+	struct swt_dev d[3];
 	struct swt_view v;
 	char err[160], bad[32];
 
@@ -237,11 +240,12 @@ static int print_json(void)
 		return 1;
 	}
 	d[1].stats = &stats;
+	make_dev(&d[2], "old", "2 0 8 0 0 0 0 8 0 0 0 0 6 0 0 0 0 100 Fail");
 	swt_status_view(&v);
 	v.json = true;
 	swt_cols_select(&v, "TIER,DEVICE,DEV,SIZE,ALLOC,USED,TOTAL,HITS,STATE",
 			bad, sizeof(bad));
-	swt_status_json(stdout, d, 2, &v);
+	swt_status_json(stdout, d, 3, &v);
 	return 0;
 }
 

@@ -166,7 +166,9 @@ void swt_cols_json(FILE *f, const struct swt_view *v, const void *row)
 			j = v->bytes ? SWT_J_NUM : SWT_J_STR;
 		fputs(i ? ", " : "", f);
 		swt_json_key(f, c->name);
-		if (j == SWT_J_STR)
+		if (j == SWT_J_STR && !*buf && c->flags & SWT_COL_NULL)
+			fputs("null", f);
+		else if (j == SWT_J_STR)
 			swt_json_str(f, buf);
 		else if (j == SWT_J_BOOL ? strcmp(buf, "true") &&
 			 strcmp(buf, "false") : !is_number(buf))

@@ -24,6 +24,7 @@ enum swt_json {
 };
 
 #define SWT_COL_RIGHT	1	/* right-aligned in the human table */
+#define SWT_COL_NULL	2	/* an empty string is null in JSON */
 
 struct swt_view;
 

@@ -277,47 +277,119 @@ static void json_stats(FILE *f, const struct swt_stats *s, int tier)
 	fputc('}', f);
 }
 
-static void json_u64(FILE *f, const char *key, u64 v)
+/* The device's status fields: the JSON members before its tiers. */
+#define DEV(r)	((const struct swt_dev *)(r))
+#define MIG(r)	(DEV(r)->st.has_migration)
+
+static void get_dname(const void *r, const struct swt_view *v, char *buf,
+		      size_t len)
 {
-	fprintf(f, ", \"%s\": %llu", key, v);
+	snprintf(buf, len, "%s", DEV(r)->name);
 }
+
+static void get_mode(const void *r, const struct swt_view *v, char *buf,
+		     size_t len)
+{
+	snprintf(buf, len, "%s", DEV(r)->st.mode);
+}
+
+/* A field of struct swt_status, by its name there. */
+#define DEV_U64(field)							\
+static void get_##field(const void *r, const struct swt_view *v,	\
+			char *buf, size_t len)				\
+{									\
+	put_u64(buf, len, DEV(r)->st.field);				\
+}
+
+DEV_U64(nr_tiers)
+DEV_U64(mapped)
+DEV_U64(logical)
+DEV_U64(seq_writes)
+DEV_U64(write_allocs)
+DEV_U64(deferred)
+DEV_U64(pending)
+DEV_U64(map_bytes)
+
+/* The same, from target 1.1 on; before, empty (null). */
+#define MIG_U64(field)							\
+static void get_##field(const void *r, const struct swt_view *v,	\
+			char *buf, size_t len)				\
+{									\
+	if (MIG(r))							\
+		put_u64(buf, len, DEV(r)->st.field);			\
+	else								\
+		*buf = 0;						\
+}
+
+MIG_U64(promoted)
+MIG_U64(demoted)
+MIG_U64(evacuated)
+MIG_U64(abandoned)
+MIG_U64(evacuate_left)
+
+static void get_migration(const void *r, const struct swt_view *v,
+			  char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", !MIG(r) ? "" :
+		 DEV(r)->st.migration ? "true" : "false");
+}
+
+static void get_evacuate(const void *r, const struct swt_view *v, char *buf,
+			 size_t len)
+{
+	if (MIG(r) && DEV(r)->st.evacuate >= 0)
+		snprintf(buf, len, "%d", DEV(r)->st.evacuate);
+	else
+		*buf = 0;
+}
+
+static void get_tier_state(const void *r, const struct swt_view *v,
+			   char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", MIG(r) ? DEV(r)->st.tier_state : "");
+}
+
+#define DEV_COL(name, help, json) \
+	{ #name, #name, help, 0, 0, json, get_##name }
+
+static const struct swt_col dev_cols[] = {
+	{ "name", "name", "dm-swaptier device name", 0, 0, SWT_J_STR,
+	  get_dname },
+	DEV_COL(mode, "rw, or Fail after an inconsistent map", SWT_J_STR),
+	DEV_COL(nr_tiers, "tiers", SWT_J_NUM),
+	DEV_COL(mapped, "logical blocks mapped", SWT_J_NUM),
+	DEV_COL(logical, "logical blocks", SWT_J_NUM),
+	DEV_COL(seq_writes, "blocks written after the previous one",
+		SWT_J_NUM),
+	DEV_COL(write_allocs, "blocks allocated for writes", SWT_J_NUM),
+	DEV_COL(deferred, "writes that waited for a free block", SWT_J_NUM),
+	DEV_COL(pending, "freed blocks not yet reusable", SWT_J_NUM),
+	DEV_COL(map_bytes, "kernel memory of the map", SWT_J_NUM),
+	DEV_COL(migration, "migration on (true) or off", SWT_J_BOOL),
+	DEV_COL(promoted, "blocks moved up", SWT_J_NUM),
+	DEV_COL(demoted, "blocks moved down", SWT_J_NUM),
+	DEV_COL(evacuated, "blocks moved off an evacuated tier", SWT_J_NUM),
+	DEV_COL(abandoned, "copies dropped for a racing write or discard",
+		SWT_J_NUM),
+	DEV_COL(evacuate, "tier being evacuated, or null", SWT_J_NUM),
+	DEV_COL(evacuate_left, "blocks still on it", SWT_J_NUM),
+	{ "tier_state", "tier_state", "a letter per tier, as STATE", 0,
+	  SWT_COL_NULL, SWT_J_STR, get_tier_state },
+};
 
 static void json_dev(FILE *f, const struct swt_dev *d,
 		     const struct swt_view *v)
 {
-	const struct swt_status *st = &d->st;
+	struct swt_view dv = { .cols = dev_cols, .ncols = ARRAY_SIZE(dev_cols) };
 	struct tier_row rows[SWT_MAX_TIERS];
 	const void *ptrs[SWT_MAX_TIERS];
 	size_t n, i;
 
+	for (i = 0; i < dv.ncols; i++)
+		dv.sel[dv.nsel++] = i;
 	n = tier_rows(d, rows, ptrs);
-	fputs("{\"name\": ", f);
-	swt_json_str(f, d->name);
-	fputs(", \"mode\": ", f);
-	swt_json_str(f, st->mode);
-	json_u64(f, "nr_tiers", st->nr_tiers);
-	json_u64(f, "mapped", st->mapped);
-	json_u64(f, "logical", st->logical);
-	json_u64(f, "seq_writes", st->seq_writes);
-	json_u64(f, "write_allocs", st->write_allocs);
-	json_u64(f, "deferred", st->deferred);
-	json_u64(f, "pending", st->pending);
-	json_u64(f, "map_bytes", st->map_bytes);
-	if (st->has_migration) {
-		fprintf(f, ", \"migration\": %s",
-			st->migration ? "true" : "false");
-		json_u64(f, "promoted", st->promoted);
-		json_u64(f, "demoted", st->demoted);
-		json_u64(f, "evacuated", st->evacuated);
-		json_u64(f, "abandoned", st->abandoned);
-		if (st->evacuate >= 0)
-			fprintf(f, ", \"evacuate\": %d", st->evacuate);
-		else
-			fputs(", \"evacuate\": null", f);
-		json_u64(f, "evacuate_left", st->evacuate_left);
-		fputs(", \"tier_state\": ", f);
-		swt_json_str(f, st->tier_state);
-	}
+	fputc('{', f);
+	swt_cols_json(f, &dv, d);
 	fputs(", \"tiers\": [", f);
 	for (i = 0; i < n; i++) {
 		fputs(i ? ", {" : "{", f);
