@@ -12,8 +12,8 @@
 
 #define SWT_MAX_TIERS		8
 #define SWT_BLOCK_SHIFT		12
-#define SWT_BLOCK_SIZE		(1U << SWT_BLOCK_SHIFT)
 #define SWT_BLOCK_SECTORS	(1U << (SWT_BLOCK_SHIFT - 9))
+#define SWT_BLOCK_SIZE		(SWT_BLOCK_SECTORS * 512U)
 
 /* Largest number of logical or physical blocks (just under 8 TiB). */
 #define SWT_MAX_BLOCKS		0x7fff0000U
