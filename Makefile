@@ -67,13 +67,19 @@ vm-shell: modules-all
 	tests/vm/run.sh --kernel $(KERNEL) --out build/vm-shell --interactive \
 		--disk fast:256 --disk slow:1024:hdd
 
-TOOL_SRC := tools/dmswaptier/dmswaptier.c tools/dmswaptier/swt_parse.c
+TOOL_SRC := $(addprefix tools/dmswaptier/,dmswaptier.c swt_trace.c swt_status.c \
+	swt_cols.c swt_parse.c)
+TOOL_HDR := $(wildcard tools/dmswaptier/*.h) drivers/md/dm-swaptier-abi.h
+
+SMARTCOLS = $(shell pkg-config --cflags --libs smartcols 2>/dev/null || echo -lsmartcols)
 
 tool: build/bin/dmswaptier
 
-build/bin/dmswaptier: $(TOOL_SRC) tools/dmswaptier/swt_parse.h
+build/bin/dmswaptier: $(TOOL_SRC) $(TOOL_HDR)
 	@mkdir -p build/bin
-	$(CC) -O2 -g -Wall -Wextra -Werror -o $@ $(TOOL_SRC) -ldevmapper
+	$(CC) -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -D_GNU_SOURCE -Idrivers/md -o $@ $(TOOL_SRC) \
+		$(SMARTCOLS) \
+		-ldevmapper
 
 install: module tool
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/drivers/md modules_install

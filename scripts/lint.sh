@@ -1,7 +1,8 @@
 #!/bin/bash
 # checkpatch.pl --strict (from Debian's linux-source-6.12) on every file
-# under drivers/md/, and sparse through the kernel build's C=2 on the
-# module for each series. Prints ok/not ok lines; exit 0 when clean.
+# under drivers/md/ and on the dmswaptier tool's sources (tools/dmswaptier/),
+# and sparse through the kernel build's C=2 on the module for each series.
+# Prints ok/not ok lines; exit 0 when clean.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${SWT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dm-swaptier}/checkpatch
@@ -33,6 +34,16 @@ if "${cp[@]}" -f $(printf '%s\n' "${files[@]}" | grep -v -- -compat.h) >"$out/ch
 else
 	echo "not ok lint/checkpatch: $(grep -cE ': (ERROR|WARNING|CHECK):' "$out/checkpatch.log") findings, see $out/checkpatch.log"
 	grep -E ': (ERROR|WARNING|CHECK):' "$out/checkpatch.log" | head -n 15 | sed 's/^/# /'
+	failed=1
+fi
+
+# The tool is userspace C in kernel style: the same checks.
+tool=("$top"/tools/dmswaptier/*.[ch])
+if "${cp[@]}" -f "${tool[@]}" >"$out/checkpatch-tool.log" 2>&1; then
+	echo "ok lint/checkpatch-tool (--strict, ${#tool[@]} files)"
+else
+	echo "not ok lint/checkpatch-tool: $(grep -cE ': (ERROR|WARNING|CHECK):' "$out/checkpatch-tool.log") findings, see $out/checkpatch-tool.log"
+	grep -E ': (ERROR|WARNING|CHECK):' "$out/checkpatch-tool.log" | head -n 15 | sed 's/^/# /'
 	failed=1
 fi
 

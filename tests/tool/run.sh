@@ -1,12 +1,95 @@
 #!/bin/bash
-# Host tests of the dmswaptier tool: argument parsing and exit codes, and
-# trace analysis of recorded blkparse output checked against an
-# independent count, with --json validated by jq.
+# Host tests of the dmswaptier tool: its parsers and its status output
+# (test_parse.c, test_status.c, with ASan and UBSan), argument parsing and
+# exit codes, and trace analysis of recorded blkparse output checked
+# against an independent count, with --json validated by jq.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 make -s -C "$top" tool || { echo "not ok tool/build: make tool failed"; exit 1; }
 T=$top/build/bin/dmswaptier
+out=$top/build/tool
+mkdir -p "$out"
 failed=0
+
+# the C tests, built as tests/unit/run.sh builds its own
+tool=$top/tools/dmswaptier
+cflags=(-std=gnu11 -g -O1 -Wall -Wextra -Werror -Wno-unused-function
+	-Wno-unused-parameter -D_GNU_SOURCE -fsanitize=address,undefined
+	-fno-sanitize-recover=all -I"$top/tests/unit" -I"$tool" -I"$top/drivers/md"
+	$(pkg-config --cflags smartcols))
+ctest() {	# NAME SOURCE...: build, run, echo its ok/not ok lines
+	local name=$1; shift
+	if ! gcc "${cflags[@]}" -o "$out/$name" "$@" $(pkg-config --libs smartcols) \
+		2>"$out/$name.build.log"; then
+		echo "not ok tool/$name: does not compile, see $out/$name.build.log"
+		head -n 5 "$out/$name.build.log" | sed 's/^/# /'
+		failed=1
+		return 1
+	fi
+	"$out/$name" >"$out/$name.log" 2>&1
+	local rc=$?
+	grep -E '^(ok|not ok|#) ' "$out/$name.log"
+	if [ $rc != 0 ]; then
+		echo "not ok tool/$name: exited $rc, see $out/$name.log"
+		tail -n 5 "$out/$name.log" | sed 's/^/# /'
+		failed=1
+	fi
+}
+ctest test_parse "$top/tests/tool/test_parse.c" "$tool/swt_parse.c"
+ctest test_status "$top/tests/tool/test_status.c" "$tool/swt_status.c" \
+	"$tool/swt_cols.c" "$tool/swt_parse.c"
+
+check() {	# NAME CMD...: ok if CMD succeeds
+	local name=$1; shift
+	if "$@" >/dev/null; then
+		echo "ok tool/$name"
+	else
+		echo "not ok tool/$name"
+		failed=1
+	fi
+}
+
+# status --json of recorded devices, read by name: every status field, the
+# stats message, and a name with quotes, a backslash and control characters
+if [ -x "$out/test_status" ] && "$out/test_status" json >"$out/status.json" 2>"$out/status.err"; then
+	check status-json-valid jq -e 'type == "array" and length == 3' "$out/status.json"
+	check status-json-fields jq -e '.[0] | .name == "swaptier0" and .mode == "rw" and
+		.nr_tiers == 2 and .mapped == 27604 and .logical == 154092 and
+		.seq_writes == 309804 and .write_allocs == 316410 and .deferred == 0 and
+		.pending == 0 and .map_bytes == 1414132 and .migration == true and
+		.promoted == 0 and .demoted == 291530 and .evacuated == 0 and
+		.abandoned == 577 and .evacuate == null and .evacuate_left == 0 and
+		.tier_state == "--"' "$out/status.json"
+	check status-json-tiers jq -e '.[0].tiers | length == 2 and
+		.[1].tier == 1 and .[1].device == "/dev/vdb" and .[1].dev == "253:16" and
+		.[1].used == 25894 and .[1].total == 131072 and .[1].size == "512M" and
+		.[1].alloc == "101.1M" and .[1].hits == 94.8 and .[1].state == "-"' "$out/status.json"
+	check status-json-odd-name jq -e --arg n "$(printf 'we"ird\\name\001\037\177\t end')" \
+		'.[1].name == $n' "$out/status.json"
+	check status-json-stats jq -e '.[1] | .evacuate == 0 and .evacuate_left == 5 and
+		.tier_state == "ED" and .stats.agings == 4 and .stats.migration == "on" and
+		.stats.tier_state == "ED" and .tiers[0].stats.free == 3 and
+		.tiers[1].stats.blocks == 8' "$out/status.json"
+	check status-json-v1.0 jq -e '.[2] | .mode == "Fail" and .migration == null and
+		.promoted == null and .evacuate == null and .tier_state == null and
+		(has("stats") | not) and .tiers[1].state == "-"' "$out/status.json"
+else
+	echo "not ok tool/status-json: test_status json failed"
+	failed=1
+fi
+
+# --output: the columns, and an unknown one is a usage error that names it
+o=$("$T" status --output help)
+check output-help grep -q '^ *ALLOC  space holding mapped blocks' <<<"$o"
+check help-lists-columns bash -c "'$T' status --help | grep -q '^ *STATE  D demoting'"
+check help-lists-options bash -c "'$T' status --help | grep -q -- '--noheadings'"
+"$T" status --output TIER,NOPE >/dev/null 2>"$out/err"
+check output-unknown-rc test $? = 1
+check output-unknown-msg grep -q "^dmswaptier: status: unknown column 'NOPE'$" "$out/err"
+"$T" status --json --output ,TIER >/dev/null 2>"$out/err"
+check output-empty-rc test $? = 1
+"$T" status --bytes --raw --noheadings --output NAME,SIZE nosuch >/dev/null 2>"$out/err"
+check output-then-device-rc test $? = 2
 expect_rc() {	# NAME RC ARGS...
 	local name=$1 want=$2; shift 2
 	"$T" "$@" >/dev/null 2>&1
@@ -50,6 +133,15 @@ expect_rc unsupported-evacuate 2 evacuate x 1
 if [ ! -e /dev/mapper/control ]; then
 	expect_rc status-without-dm 2 status
 fi
+
+# trace --json escapes what blkparse printed as the device: a quote, a
+# backslash, control characters
+printf '%s\n' '8,"0   0  1  0.0  1  D  W 0 + 8 [a]' '8,a\b   0  2  0.0  1  D  W 0 + 8 [a]' \
+	"$(printf '8,\001\033x   0  3  0.0  1  D  R 0 + 8 [a]')" >"$out/odd.blkparse"
+json=$("$T" trace --analyse --json "$out/odd.blkparse")
+check trace-json-escapes jq -e --arg c "$(printf '8,\001\033x')" '[.[].device] | unique ==
+	(["8,\"0", "8,a\\b", $c] | sort)' <<<"$json"
+check trace-json-escaped-text grep -qF '"device": "8,\u0001\u001bx"' <<<"$json"
 
 for f in "$top"/tests/tool/data/*.blkparse; do
 	name=$(basename "$f" .blkparse)

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Host unit tests: the map compiled unchanged against the shim headers,
-# with ASan and UBSan; then the model fuzzer, as a fixed pseudo-random run
+# with ASan and UBSan (the tool's parser tests: tests/tool/run.sh); then the
+# model fuzzer, as a fixed pseudo-random run
 # and, where clang's libFuzzer is installed, as a time-bounded libFuzzer run.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,9 +39,6 @@ build() {	# NAME SOURCE...
 build test_map "$top/tests/unit/test_map.c" "${src[@]}" && run test_map "$out/test_map"
 build test_policy "$top/tests/unit/test_policy.c" "${src[@]}" && run test_policy "$out/test_policy"
 build fuzz_map "$top/tests/unit/fuzz_map.c" "${src[@]}" && run fuzz_map "$out/fuzz_map" 4000
-cflags+=(-I"$top/tools/dmswaptier")
-build test_parse "$top/tests/unit/test_parse.c" "$top/tools/dmswaptier/swt_parse.c" &&
-	run test_parse "$out/test_parse"
 
 if command -v clang >/dev/null && clang -fsanitize=fuzzer -x c -o /dev/null - <<<'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' 2>/dev/null; then
 	if clang -std=gnu11 -g -O1 -DSWT_LIBFUZZER -fsanitize=fuzzer,address,undefined \

@@ -6,7 +6,6 @@
 #include "swt_parse.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +22,7 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 }
 
 /* Read one unsigned decimal field; *p advances past it and its spaces. */
-static int field_u64(const char **p, uint64_t *v)
+static int field_u64(const char **p, u64 *v)
 {
 	char *end;
 
@@ -65,18 +64,21 @@ static int at_end(const char *p)
 static int parse_migration(const char *p, struct swt_status *st, char *err,
 			   size_t errlen)
 {
-	uint64_t *counts[] = { &st->promoted, &st->demoted, &st->evacuated,
+	u64 *counts[] = { &st->promoted, &st->demoted, &st->evacuated,
 			       &st->abandoned };
 	char word[16];
 	unsigned int i;
 
 	if (field_word(&p, word, sizeof(word)) ||
 	    (strcmp(word, "on") && strcmp(word, "off")))
-		return fail(err, errlen, "status: unexpected fields after the mode (target version not supported?)");
+		return fail(err, errlen,
+			    "status: unexpected fields after the mode (target version not supported?)");
 	st->migration = !strcmp(word, "on");
 	for (i = 0; i < 4; i++)
 		if (field_u64(&p, counts[i]))
-			return fail(err, errlen, "status: migration field %u missing or not a number", i);
+			return fail(err, errlen,
+				    "status: migration field %u missing or not a number",
+				    i);
 	if (field_word(&p, word, sizeof(word)))
 		return fail(err, errlen, "status: evacuation tier missing");
 	if (strcmp(word, "-")) {
@@ -91,10 +93,11 @@ static int parse_migration(const char *p, struct swt_status *st, char *err,
 		return fail(err, errlen, "status: evacuation progress missing");
 	if (field_word(&p, st->tier_state, sizeof(st->tier_state)) ||
 	    strlen(st->tier_state) != st->nr_tiers ||
-	    strspn(st->tier_state, "-DEX") != st->nr_tiers)
+	    strspn(st->tier_state, SWT_STATE_LETTERS) != st->nr_tiers)
 		return fail(err, errlen, "status: bad tier states");
 	if (!at_end(p))
-		return fail(err, errlen, "status: unexpected fields after the tier states (target version not supported?)");
+		return fail(err, errlen,
+			    "status: unexpected fields after the tier states (target version not supported?)");
 	st->has_migration = 1;
 	return 0;
 }
@@ -103,7 +106,7 @@ int swt_parse_status(const char *params, struct swt_status *st, char *err,
 		     size_t errlen)
 {
 	const char *p = params;
-	uint64_t n, *globals[] = {
+	u64 n, *globals[] = {
 		&st->mapped, &st->logical, &st->seq_writes, &st->write_allocs,
 		&st->deferred, &st->pending, &st->map_bytes,
 	};
@@ -115,7 +118,7 @@ int swt_parse_status(const char *params, struct swt_status *st, char *err,
 	st->nr_tiers = n;
 	for (t = 0; t < st->nr_tiers; t++) {
 		struct swt_tier_status *ts = &st->tier[t];
-		uint64_t *f[] = { &ts->used, &ts->total, &ts->reads,
+		u64 *f[] = { &ts->used, &ts->total, &ts->reads,
 				  &ts->writes, &ts->errors };
 
 		for (i = 0; i < 5; i++)
@@ -126,11 +129,14 @@ int swt_parse_status(const char *params, struct swt_status *st, char *err,
 		if (ts->used > ts->total)
 			return fail(err, errlen, "status: tier %u uses more blocks than it has", t);
 	}
-	for (i = 0; i < sizeof(globals) / sizeof(globals[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(globals); i++)
 		if (field_u64(&p, globals[i]))
-			return fail(err, errlen, "status: global field %u missing or not a number", i);
+			return fail(err, errlen,
+				    "status: global field %u missing or not a number",
+				    i);
 	if (field_word(&p, st->mode, sizeof(st->mode)) ||
-	    (strcmp(st->mode, "rw") && strcmp(st->mode, "Fail")))
+	    (strcmp(st->mode, SWT_MODE_RW) &&
+	     strcmp(st->mode, SWT_MODE_FAIL)))
 		return fail(err, errlen, "status: unknown mode (target version not supported?)");
 	st->evacuate = -1;
 	if (at_end(p))
@@ -138,13 +144,13 @@ int swt_parse_status(const char *params, struct swt_status *st, char *err,
 	return parse_migration(p, st, err, errlen);
 }
 
-int swt_parse_heat(const char *text, uint64_t h[][SWT_HEAT_BUCKETS],
+int swt_parse_heat(const char *text, u64 h[][SWT_HEAT_BUCKETS],
 		   unsigned int *nr_tiers, char *err, size_t errlen)
 {
-	static const char head[] = "heat 0 1 2 4 8 16 32 64\n";
+	static const char head[] = SWT_HEAT_HEADER;
 	const char *p = text;
 	unsigned int t, b;
-	uint64_t tier;
+	u64 tier;
 
 	*nr_tiers = 0;
 	if (strncmp(p, head, sizeof(head) - 1)) {
@@ -181,7 +187,7 @@ int swt_parse_table(const char *params, struct swt_table *t, char *err,
 {
 	const char *p = params;
 	unsigned int i;
-	uint64_t n;
+	u64 n;
 
 	memset(t, 0, sizeof(*t));
 	if (field_u64(&p, &n) || n < 1 || n > SWT_MAX_TIERS)
@@ -194,7 +200,7 @@ int swt_parse_table(const char *params, struct swt_table *t, char *err,
 		p++;
 	if (strlen(p) >= sizeof(t->options))
 		return fail(err, errlen, "table: optional arguments too long");
-	strcpy(t->options, p);
+	memcpy(t->options, p, strlen(p) + 1);
 	return 0;
 }
 
@@ -217,9 +223,9 @@ static int map_line_end(const char **p, size_t line, char *err, size_t errlen)
 
 /* The rest of a map response's "next <block>\n" line, after "next". */
 static int map_next(const char *p, size_t line, const struct swt_extent *ext,
-		    size_t n, uint64_t *next, char *err, size_t errlen)
+		    size_t n, u64 *next, char *err, size_t errlen)
 {
-	uint64_t block, end;
+	u64 block, end;
 
 	if (*p != ' ' || field_u64(&p, &block))
 		return fail(err, errlen, "map: line %zu is malformed", line);
@@ -239,7 +245,7 @@ static int map_next(const char *p, size_t line, const struct swt_extent *ext,
 }
 
 int swt_parse_map(const char *text, struct swt_extent *ext, size_t max,
-		  size_t *n, int *more, uint64_t *next, char *err,
+		  size_t *n, int *more, u64 *next, char *err,
 		  size_t errlen)
 {
 	const char *p = text;
@@ -252,7 +258,7 @@ int swt_parse_map(const char *text, struct swt_extent *ext, size_t max,
 	while (*p) {
 		struct swt_extent e;
 		const char *q;
-		uint64_t tv;
+		u64 tv;
 
 		line++;
 		if (!strncmp(p, "next", 4)) {
@@ -274,14 +280,20 @@ int swt_parse_map(const char *text, struct swt_extent *ext, size_t max,
 		} else {
 			q = tier;
 			if (field_u64(&q, &tv) || tv >= SWT_MAX_TIERS || *q)
-				return fail(err, errlen, "map: line %zu: bad tier '%s'", line, tier);
+				return fail(err, errlen,
+					    "map: line %zu: bad tier '%s'",
+					    line, tier);
 			q = phys;
 			if (field_u64(&q, &e.pblk) || *q)
-				return fail(err, errlen, "map: line %zu: bad block '%s'", line, phys);
+				return fail(err, errlen,
+					    "map: line %zu: bad block '%s'",
+					    line, phys);
 			e.tier = tv;
 		}
 		if (*n && ext[*n - 1].lblk + ext[*n - 1].len != e.lblk)
-			return fail(err, errlen, "map: line %zu does not follow the previous extent", line);
+			return fail(err, errlen,
+				    "map: line %zu does not follow the previous extent",
+				    line);
 		if (map_line_end(&p, line, err, errlen))
 			return -1;
 		ext[(*n)++] = e;
@@ -289,7 +301,7 @@ int swt_parse_map(const char *text, struct swt_extent *ext, size_t max,
 	return 0;
 }
 
-int swt_map_advance(uint64_t *cur, uint64_t end, const struct swt_extent *ext,
+int swt_map_advance(u64 *cur, u64 end, const struct swt_extent *ext,
 		    size_t got, int more, char *err, size_t errlen)
 {
 	unsigned long long from = *cur, last;
@@ -339,10 +351,10 @@ static struct swt_trace_dev *trace_dev(struct swt_trace *t, const char *dev)
 	return d;
 }
 
-static int add_size(struct swt_dir_stats *d, uint64_t sectors)
+static int add_size(struct swt_dir_stats *d, u64 sectors)
 {
 	unsigned int b = 0;
-	uint64_t kib = sectors / 2;
+	u64 kib = sectors / 2;
 
 	while (b + 1 < SWT_HIST_BUCKETS && kib > (4ULL << b))
 		b++;
@@ -406,12 +418,12 @@ int swt_trace_line(struct swt_trace *t, const char *line)
 
 static int cmp_u64(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-uint64_t swt_dir_percentile(struct swt_dir_stats *d, unsigned int pct)
+u64 swt_dir_percentile(struct swt_dir_stats *d, unsigned int pct)
 {
 	size_t i;
 
@@ -432,4 +444,63 @@ void swt_trace_free(struct swt_trace *t)
 	}
 	free(t->devs);
 	memset(t, 0, sizeof(*t));
+}
+
+/*----------------------------------------------------------------*/
+
+int swt_parse_stats(const char *text, struct swt_stats *s, char *err,
+		    size_t errlen)
+{
+	const char *p = text;
+	size_t line = 1;
+	int tier = -1;
+
+	memset(s, 0, sizeof(*s));
+	while (*p) {
+		struct swt_stat *kv;
+		size_t klen, vlen;
+		const char *eq;
+
+		while (*p == ' ')
+			p++;
+		if (*p == '\n') {
+			tier = -1;
+			line++;
+			p++;
+			continue;
+		}
+		if (!*p)
+			break;
+		klen = strcspn(p, "\n ");
+		if (!strncmp(p, "tier", 4) && p[klen - 1] == ':') {
+			char *end;
+			unsigned long t = strtoul(p + 4, &end, 10);
+
+			if (end != p + klen - 1 || end == p + 4 ||
+			    t >= SWT_MAX_TIERS)
+				return fail(err, errlen, "stats: line %zu: bad tier '%.*s'",
+					    line, (int)klen, p);
+			tier = (int)t;
+			p += klen;
+			continue;
+		}
+		eq = memchr(p, '=', klen);
+		if (!eq || eq == p)
+			return fail(err, errlen, "stats: line %zu: '%.*s' is not key=value",
+				    line, (int)klen, p);
+		if (s->n == SWT_STATS_MAX)
+			return fail(err, errlen, "stats: more than %d values",
+				    SWT_STATS_MAX);
+		kv = &s->kv[s->n];
+		vlen = klen - (eq - p) - 1;
+		if ((size_t)(eq - p) >= sizeof(kv->key) || vlen >= sizeof(kv->val))
+			return fail(err, errlen, "stats: line %zu: '%.*s' is too long",
+				    line, (int)klen, p);
+		memcpy(kv->key, p, eq - p);
+		memcpy(kv->val, eq + 1, vlen);
+		kv->tier = tier;
+		s->n++;
+		p += klen;
+	}
+	return 0;
 }

@@ -11,25 +11,31 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SWT_MAX_TIERS 8
+typedef unsigned long long u64;
+
+#include "dm-swaptier-abi.h"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
 
 struct swt_tier_status {
-	uint64_t used, total, reads, writes, errors;
+	u64 used, total, reads, writes, errors;
 };
 
 struct swt_status {
 	unsigned int nr_tiers;
 	struct swt_tier_status tier[SWT_MAX_TIERS];
-	uint64_t mapped, logical, seq_writes, write_allocs, deferred, pending;
-	uint64_t map_bytes;
+	u64 mapped, logical, seq_writes, write_allocs, deferred, pending;
+	u64 map_bytes;
 	char mode[8];		/* "rw" or "Fail" */
 	/* target 1.1 and later: migration */
 	int has_migration;
 	int migration;		/* 1 on, 0 off */
-	uint64_t promoted, demoted, evacuated, abandoned;
+	u64 promoted, demoted, evacuated, abandoned;
 	int evacuate;		/* tier being evacuated, -1 none */
-	uint64_t evacuate_left;
-	char tier_state[SWT_MAX_TIERS + 1];	/* '-', 'D', 'E', 'X' per tier */
+	u64 evacuate_left;
+	char tier_state[SWT_MAX_TIERS + 1];	/* SWT_STATE_LETTERS, per tier */
 };
 
 struct swt_table {
@@ -39,9 +45,9 @@ struct swt_table {
 };
 
 struct swt_extent {
-	uint64_t lblk, len;
+	u64 lblk, len;
 	int tier;			/* -1: unmapped */
-	uint64_t pblk;
+	u64 pblk;
 };
 
 /*
@@ -62,7 +68,7 @@ int swt_parse_table(const char *params, struct swt_table *t, char *err,
  * and *next are 0.
  */
 int swt_parse_map(const char *text, struct swt_extent *ext, size_t max,
-		  size_t *n, int *more, uint64_t *next, char *err,
+		  size_t *n, int *more, u64 *next, char *err,
 		  size_t errlen);
 /*
  * Checks a parsed map response to "map <*cur> <end - *cur>": its got
@@ -70,21 +76,41 @@ int swt_parse_map(const char *text, struct swt_extent *ext, size_t max,
  * there was a "next" (more). Moves *cur to the end of its last extent,
  * always forward; the range is covered when *cur == end.
  */
-int swt_map_advance(uint64_t *cur, uint64_t end, const struct swt_extent *ext,
+int swt_map_advance(u64 *cur, u64 end, const struct swt_extent *ext,
 		    size_t got, int more, char *err, size_t errlen);
 
 /* The heat message: per tier, mapped blocks in each heat bucket. */
-#define SWT_HEAT_BUCKETS 8	/* 0, 1, 2-3, 4-7, ..., 64+ */
-int swt_parse_heat(const char *text, uint64_t h[][SWT_HEAT_BUCKETS],
+int swt_parse_heat(const char *text, u64 h[][SWT_HEAT_BUCKETS],
 		   unsigned int *nr_tiers, char *err, size_t errlen);
+
+/*
+ * The stats message: key=value words, on lines that start with "tierN:"
+ * for the values of tier N. Keys are only ever added, so they are kept
+ * as they come, by name.
+ */
+#define SWT_STATS_MAX	128
+
+struct swt_stat {
+	int tier;			/* -1: the device's */
+	char key[32];
+	char val[32];
+};
+
+struct swt_stats {
+	size_t n;
+	struct swt_stat kv[SWT_STATS_MAX];
+};
+
+int swt_parse_stats(const char *text, struct swt_stats *s, char *err,
+		    size_t errlen);
 
 /* blkparse analysis: requests queued, merged and dispatched per direction. */
 #define SWT_HIST_BUCKETS 10	/* 4K, 8K, ... 2M+ (powers of two) */
 
 struct swt_dir_stats {
-	uint64_t queued, merged, dispatched, dispatched_sectors;
-	uint64_t hist[SWT_HIST_BUCKETS];	/* dispatched sizes */
-	uint64_t *sizes;			/* dispatched sizes, sectors */
+	u64 queued, merged, dispatched, dispatched_sectors;
+	u64 hist[SWT_HIST_BUCKETS];	/* dispatched sizes */
+	u64 *sizes;			/* dispatched sizes, sectors */
 	size_t nsizes, capsizes;
 };
 
@@ -96,7 +122,7 @@ struct swt_trace_dev {
 struct swt_trace {
 	struct swt_trace_dev *devs;
 	size_t ndevs, capdevs;
-	uint64_t lines, ignored;
+	u64 lines, ignored;
 };
 
 /*
@@ -106,6 +132,6 @@ struct swt_trace {
 int swt_trace_line(struct swt_trace *t, const char *line);
 void swt_trace_free(struct swt_trace *t);
 /* Percentile (0-100) of dispatched sizes in sectors; 0 if none. */
-uint64_t swt_dir_percentile(struct swt_dir_stats *d, unsigned int pct);
+u64 swt_dir_percentile(struct swt_dir_stats *d, unsigned int pct);
 
 #endif

@@ -27,6 +27,19 @@ check status-human bash -c "grep -q '^tl: ' <<<'$out' && grep -q '$(basename "$A
 json=$("$T" status --json)
 check status-json bash -c "jq -e '.[0].name == \"tl\" and (.[0].tiers | length) == 2' >/dev/null <<<'$json'"
 check json-matches-status test "$(jq '.[0].mapped' <<<"$json")" -ge 0
+# the columns of the tier table, against the target's own stats message
+raw=$("$T" status tl --raw --noheadings --output NAME,TIER,DEVICE,STATE)
+check status-raw-output test "$raw" = "tl 0 /dev/$(basename "$A") -
+tl 1 /dev/$(basename "$B") -"
+blocks0=$(dmsetup message tl 0 stats | sed -n 's/^tier0: .*blocks=\([0-9]*\).*/\1/p')
+check status-bytes test "$("$T" status tl --bytes --noheadings --output SIZE | head -n 1 | tr -d ' ')" = \
+	"$((blocks0 * 4096))"
+check status-noheadings bash -c "! '$T' status tl --noheadings | grep -q TIER"
+check status-header bash -c "'$T' status tl --output TIER,SIZE | head -n 1 | grep -qx 'TIER *SIZE'"
+"$T" status tl --output TIER,BOGUS >/dev/null 2>&1; check status-unknown-column test $? = 1
+check status-json-stats bash -c "'$T' status tl --json --bytes | jq -e '.[0] |
+	.tiers[0].total == .tiers[0].stats.blocks and .logical == .stats.logical and
+	.tiers[0].size == .tiers[0].total * 4096 and .tier_state == .stats.tier_state' >/dev/null"
 m1=$("$T" map tl --from 0 --count 4096)
 m2=$(dmsetup message tl 0 map 0 4096)
 check map-matches-message test "$m1" = "$m2"

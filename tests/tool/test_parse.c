@@ -88,7 +88,7 @@ static void test_heat(void)
 		"heat 0 1 2 4 8 16 32 64\ntier0 1 2 3 4 5 6 7 8 9\n",
 		"heat 0 1 2 4 8 16 32 64\ntier0 1 2 3 4 5 6 7 8",
 	};
-	uint64_t h[SWT_MAX_TIERS][SWT_HEAT_BUCKETS];
+	u64 h[SWT_MAX_TIERS][SWT_HEAT_BUCKETS];
 	unsigned int n, i;
 
 	EXPECT_EQ(swt_parse_heat("heat 0 1 2 4 8 16 32 64\ntier0 1 2 3 4 5 6 7 8\n"
@@ -156,7 +156,7 @@ static void test_map(void)
 		"0 5 - 7\n",
 	};
 	struct swt_extent e[8];
-	uint64_t next;
+	u64 next;
 	size_t n, i;
 	int more;
 
@@ -177,7 +177,7 @@ static void test_map(void)
 static void map_refused(const char *text, const char *why)
 {
 	struct swt_extent e[8];
-	uint64_t next;
+	u64 next;
 	size_t n;
 	int more;
 
@@ -206,7 +206,7 @@ static void test_heat_no_newline(void)
 		"heat 0 1 2 4 8 16 32 64\ntier0 1 2 3 4 5 6 7 8 ",
 		"heat 0 1 2 4 8 16 32 64",
 	};
-	uint64_t h[SWT_MAX_TIERS][SWT_HEAT_BUCKETS];
+	u64 h[SWT_MAX_TIERS][SWT_HEAT_BUCKETS];
 	unsigned int n, i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -221,7 +221,7 @@ static void test_map_next(void)
 {
 	static const char *cut = "0 1024 - -\n1024 1024 0 1024\nnext 2048\n";
 	struct swt_extent e[8];
-	uint64_t next;
+	u64 next;
 	size_t n;
 	int more;
 
@@ -266,10 +266,10 @@ static void test_map_next_wrong_block(void)
  * per_response extents of a map of 3-block extents, then "next". The loop
  * covers the range exactly, and stops.
  */
-static size_t fake_map(uint64_t from, uint64_t count, size_t per_response,
+static size_t fake_map(u64 from, u64 count, size_t per_response,
 		       char *buf, size_t len)
 {
-	uint64_t l = from, end = from + count, e;
+	u64 l = from, end = from + count, e;
 	size_t off = 0, k;
 
 	for (k = 0; l < end; k++, l = e) {
@@ -287,7 +287,7 @@ static size_t fake_map(uint64_t from, uint64_t count, size_t per_response,
 static void test_map_loop(void)
 {
 	struct swt_extent e[64], *ext = e;
-	uint64_t cur = 1, end = 100, next;
+	u64 cur = 1, end = 100, next;
 	size_t n, got, rounds = 0;
 	char buf[2048];
 	int more;
@@ -370,6 +370,40 @@ static void test_trace(void)
 	swt_trace_free(&t);
 }
 
+/* The stats message as the target prints it (1.3.0). */
+static const char stats_ok[] =
+	"tier0: mapped=5 blocks=8 free=3 reads=0 writes=0 errors=0\n"
+	"tier1: mapped=3 blocks=8 free=5 reads=0 writes=0 errors=0\n"
+	"mapped=8 logical=14 physical=16 reserve=256\n"
+	"migrating=0 agings=4 migration=on evacuate=0 evacuate_left=5\n"
+	"mode=rw\ntier_state=ED\n";
+
+static void test_stats(void)
+{
+	static const char *bad[] = {
+		"tierx: mapped=1\n", "tier9: mapped=1\n", "mapped\n", "=1\n",
+		"tier0 mapped=1\n",
+		"a_key_that_is_far_too_long_for_the_parser=1\n",
+	};
+	static struct swt_stats s;
+	unsigned int i;
+
+	EXPECT_EQ(swt_parse_stats(stats_ok, &s, err, sizeof(err)), 0);
+	EXPECT_EQ(s.n, 23);
+	EXPECT_EQ(s.kv[0].tier, 0);
+	EXPECT(!strcmp(s.kv[0].key, "mapped") && !strcmp(s.kv[0].val, "5"));
+	EXPECT_EQ(s.kv[6].tier, 1);
+	EXPECT_EQ(s.kv[12].tier, -1);
+	EXPECT(!strcmp(s.kv[12].key, "mapped"));
+	EXPECT(!strcmp(s.kv[22].key, "tier_state") &&
+	       !strcmp(s.kv[22].val, "ED"));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		EXPECT_EQ(swt_parse_stats(bad[i], &s, err, sizeof(err)), -1);
+		EXPECT(err[0] != 0);
+	}
+}
+
 int main(void)
 {
 	static const struct unit_test tests[] = {
@@ -386,6 +420,7 @@ int main(void)
 		{ "map_next_wrong_block", test_map_next_wrong_block },
 		{ "map_loop", test_map_loop },
 		{ "trace", test_trace },
+		{ "stats", test_stats },
 	};
 
 	return unit_run("parse", tests, sizeof(tests) / sizeof(tests[0]));
