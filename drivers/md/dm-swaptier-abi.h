@@ -81,18 +81,22 @@ struct swt_knob_desc {
 	int onoff;		/* value is written "on" or "off" */
 };
 
-static const struct swt_knob_desc swt_knobs[SWT_NR_KNOBS] = {
-	[SWT_K_MIGRATION]	= { "migration", 0, 1, 1, 1 },
-	[SWT_K_LOW_WM]		= { "low_watermark", 0, 90, 10, 0 },
-	[SWT_K_HIGH_WM]		= { "high_watermark", 1, 95, 20, 0 },
-	[SWT_K_PROMOTE_HEAT]	= { "promote_heat", 1, 255, 3, 0 },
-	[SWT_K_HEAT_PERIOD]	= { "heat_period", 100, 3600000, 10000, 0 },
-	[SWT_K_MIG_IDLE]	= { "migration_idle", 0, 60000, 200, 0 },
-	[SWT_K_MIG_MAX_IO]	= { "migration_max_io", 16, 65536, 1024, 0 },
-	[SWT_K_WRITE_BATCH]	= { "write_batch", 0, SWT_BATCH_MAX,
-				    SWT_BATCH_MAX, 0 },
-	[SWT_K_PROMOTE_SHARE]	= { "promote_share", 0, 100, 25, 0 },
-	[SWT_K_DEMOTE_HEAT]	= { "demote_heat", 0, 255, 0, 0 },
-};
+/*
+ * The tunables' names, ranges and defaults, as an initializer: the module
+ * and the tool each define their table with it.
+ */
+#define SWT_KNOB_DESCS {							\
+	[SWT_K_MIGRATION]	= { "migration", 0, 1, 1, 1 },		\
+	[SWT_K_LOW_WM]		= { "low_watermark", 0, 90, 10, 0 },	\
+	[SWT_K_HIGH_WM]		= { "high_watermark", 1, 95, 20, 0 },	\
+	[SWT_K_PROMOTE_HEAT]	= { "promote_heat", 1, 255, 3, 0 },	\
+	[SWT_K_HEAT_PERIOD]	= { "heat_period", 100, 3600000, 10000, 0 },	\
+	[SWT_K_MIG_IDLE]	= { "migration_idle", 0, 60000, 200, 0 },	\
+	[SWT_K_MIG_MAX_IO]	= { "migration_max_io", 16, 65536, 1024, 0 },	\
+	[SWT_K_WRITE_BATCH]	= { "write_batch", 0, SWT_BATCH_MAX,	\
+				    SWT_BATCH_MAX, 0 },			\
+	[SWT_K_PROMOTE_SHARE]	= { "promote_share", 0, 100, 25, 0 },	\
+	[SWT_K_DEMOTE_HEAT]	= { "demote_heat", 0, 255, 0, 0 },	\
+}
 
 #endif

@@ -41,9 +41,7 @@
 
 u32 swt_map_default_reserve(u64 nr_physical)
 {
-	u64 r = nr_physical / 100;
-
-	return r < 256 ? 256 : (u32)min_t(u64, r, SWT_MAX_BLOCKS);
+	return swt_default_reserve(nr_physical);
 }
 
 u32 swt_map_tier_use(u64 tier_blocks, u32 nr_logical)

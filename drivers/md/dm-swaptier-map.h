@@ -16,17 +16,8 @@
 
 #include <linux/types.h>
 
-#define SWT_MAX_TIERS		8
-#define SWT_BLOCK_SHIFT		12
-#define SWT_BLOCK_SECTORS	(1U << (SWT_BLOCK_SHIFT - 9))
-
-/* Largest number of logical or physical blocks (just under 8 TiB). */
-#define SWT_MAX_BLOCKS		0x7fff0000U
-
-#define SWT_FRONTIER_DEFAULT	256U
-#define SWT_FRONTIER_MIN	8U
-#define SWT_FRONTIER_MAX	65536U
-#define SWT_RESERVE_MIN		16U
+/* The block size, the limits and the option ranges userspace sees. */
+#include "dm-swaptier-abi.h"
 
 /*
  * Discards passed down are a hint to the tier, never a reason for a write

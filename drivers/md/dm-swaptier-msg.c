@@ -21,8 +21,9 @@ static char __swt_msg_tier_state(struct swt_pool *pool, unsigned int t)
 {
 	lockdep_assert_held(&pool->lock);
 	if (pool->plan.evacuate == (int)t)
-		return pool->map.tier[t].nr_mapped ? 'E' : 'X';
-	return pool->plan.demoting[t] ? 'D' : '-';
+		return pool->map.tier[t].nr_mapped ? SWT_STATE_EVACUATING :
+						     SWT_STATE_EVACUATED;
+	return pool->plan.demoting[t] ? SWT_STATE_DEMOTING : SWT_STATE_NONE;
 }
 
 static void swt_msg_status_info(struct swt_target *st, char *result,
@@ -43,7 +44,7 @@ static void swt_msg_status_info(struct swt_target *st, char *result,
 	       m->st.deferred,
 	       m->nr_pending + m->ready.count + m->trim.count,
 	       __swt_msg_pool_bytes(pool));
-	DMEMIT(" %s", test_bit(SWT_POOL_FAILED, &pool->flags) ? "Fail" : "rw");
+	DMEMIT(" %s", test_bit(SWT_POOL_FAILED, &pool->flags) ? SWT_MODE_FAIL : SWT_MODE_RW);
 	DMEMIT(" %s %llu %llu %llu %llu ",
 	       pool->plan.knob[SWT_K_MIGRATION] ? "on" : "off",
 	       m->st.mig_blocks[SWT_MIG_PROMOTE],
@@ -252,7 +253,7 @@ static int swt_msg_stats(struct swt_target *st, char **argv, char *result,
 	else
 		DMEMIT("- evacuate_left=0\n");
 	DMEMIT("mode=%s\n",
-	       test_bit(SWT_POOL_FAILED, &pool->flags) ? "Fail" : "rw");
+	       test_bit(SWT_POOL_FAILED, &pool->flags) ? SWT_MODE_FAIL : SWT_MODE_RW);
 	DMEMIT("tier_state=");
 	for (t = 0; t < m->nr_tiers; t++)
 		DMEMIT("%c", __swt_msg_tier_state(pool, t));
@@ -373,7 +374,7 @@ static int swt_msg_heat(struct swt_target *st, char **argv, char *result,
 	struct swt_map *m = &pool->map;
 	unsigned int sz = 0, t, b;
 
-	DMEMIT("heat 0 1 2 4 8 16 32 64\n");
+	DMEMIT(SWT_HEAT_HEADER);
 	for (t = 0; t < m->nr_tiers; t++) {
 		memset(bucket, 0, sizeof(bucket));
 		for (off = 0; off < m->tier[t].nr_blocks; off += n) {

@@ -12,19 +12,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 
-const struct swt_knob_desc swt_plan_knobs[SWT_NR_KNOBS] = {
-	[SWT_K_MIGRATION]	= { "migration", 0, 1, 1, true },
-	[SWT_K_LOW_WM]		= { "low_watermark", 0, 90, 10, false },
-	[SWT_K_HIGH_WM]		= { "high_watermark", 1, 95, 20, false },
-	[SWT_K_PROMOTE_HEAT]	= { "promote_heat", 1, 255, 3, false },
-	[SWT_K_HEAT_PERIOD]	= { "heat_period", 100, 3600000, 10000, false },
-	[SWT_K_MIG_IDLE]	= { "migration_idle", 0, 60000, 200, false },
-	[SWT_K_MIG_MAX_IO]	= { "migration_max_io", 16, 65536, 1024, false },
-	[SWT_K_WRITE_BATCH]	= { "write_batch", 0, SWT_BATCH_MAX, SWT_BATCH_MAX,
-				    false },
-	[SWT_K_PROMOTE_SHARE]	= { "promote_share", 0, 100, 25, false },
-	[SWT_K_DEMOTE_HEAT]	= { "demote_heat", 0, 255, 0, false },
-};
+const struct swt_knob_desc swt_plan_knobs[SWT_NR_KNOBS] = SWT_KNOB_DESCS;
 
 int swt_plan_knob_find(const char *name)
 {

@@ -21,38 +21,7 @@
 /* Most budget a tier saves up while promotions find nothing: four copies. */
 #define SWT_CREDIT_MAX		(4 * SWT_MIG_MAX_BLOCKS * SWT_CREDIT_UNIT)
 
-/*
- * Most asynchronous writes gathered and placed together (1 MiB), about
- * what one request to a tier can carry.
- */
-#define SWT_BATCH_MAX		256U
-
-/* Heat histogram buckets: 0, 1, 2-3, 4-7, ..., 64 and hotter. */
-#define SWT_HEAT_BUCKETS	8U
-
-/* The tunables, as table options and "set" messages. */
-enum swt_knob {
-	SWT_K_MIGRATION,	/* on/off: background promotion and demotion */
-	SWT_K_LOW_WM,		/* % of a tier free below which demotion starts */
-	SWT_K_HIGH_WM,		/* % of a tier free at which demotion stops */
-	SWT_K_PROMOTE_HEAT,	/* heat at which a block is copied up */
-	SWT_K_HEAT_PERIOD,	/* ms between two halvings of every heat */
-	SWT_K_MIG_IDLE,		/* ms without user I/O before promotions run */
-	SWT_K_MIG_MAX_IO,	/* blocks migrations may have in flight */
-	SWT_K_WRITE_BATCH,	/* async writes gathered before placing, 0: off */
-	SWT_K_PROMOTE_SHARE,	/* % of a tier's user I/O promotions may add */
-	SWT_K_DEMOTE_HEAT,	/* hottest block demotion may take */
-	SWT_NR_KNOBS
-};
-
-struct swt_knob_desc {
-	const char *name;
-	u32 min;
-	u32 max;
-	u32 def;
-	bool onoff;		/* value is written "on" or "off" */
-};
-
+/* The knobs (enum swt_knob), their names and ranges: dm-swaptier-abi.h. */
 extern const struct swt_knob_desc swt_plan_knobs[SWT_NR_KNOBS];
 
 /* Index of the knob called @name, or -1. */

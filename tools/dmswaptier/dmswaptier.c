@@ -22,6 +22,8 @@
 #include <linux/fs.h>
 #include <unistd.h>
 
+static const struct swt_knob_desc swt_knobs[SWT_NR_KNOBS] = SWT_KNOB_DESCS;
+
 struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
