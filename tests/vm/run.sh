@@ -48,7 +48,8 @@ done
 lock=${SWT_VM_LOCK:-${XDG_RUNTIME_DIR:-/run/lock}/dm-swaptier-vm.lock}
 exec 9>>"$lock"
 if ! flock -n 9; then
-	echo "run.sh: waiting for the VM running on this machine ($lock)" >&2
+	# only to a terminal: callers take run.sh's first error line as its verdict
+	[ -t 2 ] && echo "run.sh: waiting for the VM running on this machine ($lock)" >&2
 	flock 9
 fi
 
