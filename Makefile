@@ -52,7 +52,7 @@ check-debug: deps
 		SWT_DEBUG_FULL=1 tests/vm/suite.sh --kernel 6.12-debug
 
 demo: modules-all
-	@tests/demo.sh $(KERNEL)
+	@demo/demo.sh $(KERNEL)
 
 # The benchmark against native swap and dm-cache on both kernels; the
 # report goes to bench/results/. bench-quick: the same with tiny sizes.

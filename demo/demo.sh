@@ -9,7 +9,7 @@ out=$top/build/demo
 "$top/tests/vm/build-tools.sh" || exit 1
 echo "make demo: booting Debian $series under QEMU (fast: 96 MiB, slow: 512 MiB at ~4000 IOPS)..."
 "$top/tests/vm/run.sh" --kernel "$series" --out "$out" --timeout 900 \
-	--disk fast:96 --disk slow:512:ssd -- "$top/tests/demo-guest.sh" 2>"$out.err"
+	--disk fast:96 --disk slow:512:ssd -- "$top/demo/guest.sh" 2>"$out.err"
 rc=$?
 cat "$out/demo.txt" 2>/dev/null
 [ $rc -eq 0 ] || { echo "make demo failed (exit $rc): $(cat "$out.err")" >&2; exit 1; }
