@@ -12,6 +12,11 @@ echo 1 >/proc/sys/kernel/sysrq
 # non-rotational, so that swap uses its cluster allocator and discards.
 for q in /sys/block/vd*/queue/rotational; do echo 0 >"$q"; done
 dmesg -C
+# the entries of /tmp that lead to the checkout and the results share (the
+# guest keeps a checkout under /tmp visible: tests/vm/init.sh)
+keep() { case "$1/" in /tmp/?*) local r=${1#/tmp/}; echo "/tmp/${r%%/*}" ;; esac; }
+keep_top=$(keep "$SWT_TOP") keep_out=$(keep "$SWT_OUT")
+keep_top=${keep_top:-/nonexistent} keep_out=${keep_out:-/nonexistent}
 for c in "$@"; do
 	name=$(basename "$c" .sh)
 	t=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "$c" | head -n 1)
@@ -30,8 +35,12 @@ for c in "$@"; do
 	end=$(date +%s)
 	dmesg -c >"$logs/$name.dmesg"
 	[ $traces = 1 ] && dmesg -n 6
-	# /tmp is a small tmpfs: each case starts with it empty
-	rm -rf /tmp/* /tmp/.[!.]* 2>/dev/null
+	# /tmp is a small tmpfs: each case starts with it empty, but for the
+	# checkout and the results share, when they are under /tmp
+	for f in /tmp/* /tmp/.[!.]*; do
+		case "$f" in "$keep_top" | "$keep_out") continue ;; esac
+		rm -rf "$f" 2>/dev/null
+	done
 	grep -aE '^(not )?ok ' "$logs/$name.log" >"$logs/$name.res"
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		echo "not ok $name: timed out after ${t}s" >>"$logs/$name.res"
