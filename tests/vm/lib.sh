@@ -83,6 +83,39 @@ swt_check_map() {
 	[ "$r" = ok ] || { echo "map check: $r"; return 1; }
 }
 
+# The target's figures, read by name from its "stats" message (keys are
+# only ever added; see docs/dm-swaptier.rst "Messages").
+#
+# swt_stats DEV: the stats reply as one key=value per line, the per-tier
+# keys ("tier1: mapped=5 ...") as tierN.key ("tier1.mapped=5")
+swt_stats() {
+	local r
+	r=$(dmsetup message "$1" 0 stats) || return 1
+	awk '/^tier[0-9]+:/ { t = $1; sub(":", ".", t); for (i = 2; i <= NF; i++) print t $i; next }
+		{ for (i = 1; i <= NF; i++) print $i }' <<<"$r"
+}
+# swt_stat DEV KEY...: the values of the keys, space-separated, from one
+# stats reply (so several keys are one snapshot); fails, saying so on
+# stderr, if the message fails or a key is not in it
+swt_stat() {
+	local dev=$1 st; shift
+	[ $# -gt 0 ] || { echo "swt_stat: no key asked for" >&2; return 1; }
+	st=$(swt_stats "$dev") || { echo "swt_stat: no stats from $dev" >&2; return 1; }
+	awk -v keys="$*" '
+		{ i = index($0, "="); v[substr($0, 1, i - 1)] = substr($0, i + 1) }
+		END {
+			n = split(keys, k, " ")
+			for (j = 1; j <= n; j++) {
+				if (!(k[j] in v)) { print "swt_stat: no key " k[j] >"/dev/stderr"; exit 1 }
+				out = out (j > 1 ? " " : "") v[k[j]]
+			}
+			print out
+		}' <<<"$st"
+}
+# swt_tier_stat DEV TIER KEY: a per-tier key (mapped blocks free reads
+# writes errors) of tier TIER (from 0)
+swt_tier_stat() { swt_stat "$1" "tier$2.$3"; }
+
 # Field N (from 0) of `dmsetup status` after "<start> <len> swaptier".
 # Per tier t (0-based) of T tiers: used=1+5t total=2+5t reads=3+5t
 # writes=4+5t errors=5+5t; then the globals start at 1+5T.
@@ -145,8 +178,8 @@ bt_start() {
 swt_quiet() {
 	local n
 	for n in $(dmsetup ls --target swaptier 2>/dev/null | awk '$1 != "No" {print $1}'); do
-		[ "$(dmsetup message "$n" 0 stats 2>/dev/null |
-			grep -cE '^pending=0 ready=0 trimming=0$|^migrating=0 ')" = 2 ] || return 1
+		[ "$(swt_stat "$n" pending ready trimming migrating 2>/dev/null)" = "0 0 0 0" ] ||
+			return 1
 	done
 }
 
