@@ -1,5 +1,7 @@
 # Helpers sourced by the guest test cases (tests/vm/cases/*.sh).
 # Every case prints "ok NAME" or "not ok NAME: reason" for each check.
+# The target's figures are read by name: swt_stat DEV KEY...,
+# swt_tier_stat DEV TIER KEY (the "stats" message, below).
 
 CASE=${CASE:-$(basename "$0" .sh)}
 FAILED=0
@@ -84,7 +86,9 @@ swt_check_map() {
 }
 
 # The target's figures, read by name from its "stats" message (keys are
-# only ever added; see docs/dm-swaptier.rst "Messages").
+# only ever added; see docs/dm-swaptier.rst "Messages"). Nothing here reads
+# the status line by position: tests/vm/cases/00-module.sh is the one check
+# of that line's documented format.
 #
 # swt_stats DEV: the stats reply as one key=value per line, the per-tier
 # keys ("tier1: mapped=5 ...") as tierN.key ("tier1.mapped=5")
@@ -115,23 +119,6 @@ swt_stat() {
 # swt_tier_stat DEV TIER KEY: a per-tier key (mapped blocks free reads
 # writes errors) of tier TIER (from 0)
 swt_tier_stat() { swt_stat "$1" "tier$2.$3"; }
-
-# Field N (from 0) of `dmsetup status` after "<start> <len> swaptier".
-# Per tier t (0-based) of T tiers: used=1+5t total=2+5t reads=3+5t
-# writes=4+5t errors=5+5t; then the globals start at 1+5T.
-swt_field() { dmsetup status "$1" | awk -v i="$2" '{print $(4 + i)}'; }
-swt_tiers() { swt_field "$1" 0; }
-swt_global() {	# DEV INDEX: 0 mapped 1 logical 2 seq_writes 3 write_allocs
-		#            4 deferred 5 pending 6 map_bytes 7 mode
-		#            8 migration 9 promoted 10 demoted 11 evacuated
-		#            12 abandoned 13 evacuate_tier 14 evacuate_left
-		#            15 tier_states
-	local t; t=$(swt_tiers "$1")
-	swt_field "$1" $((1 + 5 * t + $2))
-}
-swt_tier_field() {	# DEV TIER INDEX: 0 used 1 total 2 reads 3 writes 4 errors
-	swt_field "$1" $((1 + 5 * $2 + $3))
-}
 
 # dev_mm DEV: major:minor as dm prints it
 dev_mm() { printf '%d:%d' "0x$(stat -Lc %t "$1")" "0x$(stat -Lc %T "$1")"; }
