@@ -173,9 +173,9 @@ run() {
 			awk '{n = NF / 2; printf "%d,%d,%d,%d", $(n+1) - $1, $(n+2) - $2, $(n+5) - $5, $(n+6) - $6}')]}"
 		sep=,
 	done
-	# the target's named figures, one line: "tier0: mapped=1 ..." -> "tier0.mapped=1"
-	[ "${cfg%%-*}" = swaptier ] &&
-		st=$(dmsetup message bs 0 stats | awk '/^tier[0-9]+:/ {t = $1; sub(":", ".", t); $1 = ""; gsub(/ /, " " t); print substr($0, 2); next} {print}' | tr '\n' ' ')
+	# the target's stats message by name, on one line ("tier0.mapped=1
+	# mapped=1 ..."; tests/vm/lib.sh swt_stats); report.py reads it by key
+	[ "${cfg%%-*}" = swaptier ] && st=$(swt_stats bs | tr '\n' ' ')
 	printf '{"config":"%s","workload":"%s","rc":%d,"wall":%.3f,"pswpin":%d,"pswpout":%d,"result":"%s","swaptier_stats":"%s","devices":[%s],"trace_dir":"traces/%s-%s"}\n' \
 		"$cfg" "$label" "$rc" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" \
 		$(($(vmstat pswpin) - in0)) $(($(vmstat pswpout) - out0)) \

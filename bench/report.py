@@ -243,7 +243,7 @@ def main():
         elif f["write_merge_ratio"] is None:
             problems.append(f"{c}/{w}: no merge figure (disk statistics)")
         elif c.startswith("swaptier") and "map_bytes_per_block" not in f:
-            problems.append(f"{c}/{w}: no dm-swaptier status")
+            problems.append(f"{c}/{w}: no dm-swaptier stats")
     if not fio or not fio.get("linear_iops") or not fio.get("swaptier_iops"):
         problems.append("fio: no IOPS figures")
 

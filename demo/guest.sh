@@ -29,8 +29,8 @@ echo
 echo "\$ dmswaptier status swaptier0"
 "$T" status swaptier0
 echo
-echo "\$ dmsetup message swaptier0 0 map 0 $(swt_global swaptier0 1) | head -n 8"
-dmsetup message swaptier0 0 map 0 "$(swt_global swaptier0 1)" | head -n 8
+echo "\$ dmsetup message swaptier0 0 map 0 $(swt_stat swaptier0 logical) | head -n 8"
+dmsetup message swaptier0 0 map 0 "$(swt_stat swaptier0 logical)" | head -n 8
 echo
 echo "\$ dmswaptier map swaptier0 --summary"
 "$T" map swaptier0 --summary

@@ -1,5 +1,7 @@
 # Helpers sourced by the guest test cases (tests/vm/cases/*.sh).
 # Every case prints "ok NAME" or "not ok NAME: reason" for each check.
+# The target's figures are read by name: swt_stat DEV KEY...,
+# swt_tier_stat DEV TIER KEY (the "stats" message, below).
 
 CASE=${CASE:-$(basename "$0" .sh)}
 FAILED=0
@@ -83,22 +85,40 @@ swt_check_map() {
 	[ "$r" = ok ] || { echo "map check: $r"; return 1; }
 }
 
-# Field N (from 0) of `dmsetup status` after "<start> <len> swaptier".
-# Per tier t (0-based) of T tiers: used=1+5t total=2+5t reads=3+5t
-# writes=4+5t errors=5+5t; then the globals start at 1+5T.
-swt_field() { dmsetup status "$1" | awk -v i="$2" '{print $(4 + i)}'; }
-swt_tiers() { swt_field "$1" 0; }
-swt_global() {	# DEV INDEX: 0 mapped 1 logical 2 seq_writes 3 write_allocs
-		#            4 deferred 5 pending 6 map_bytes 7 mode
-		#            8 migration 9 promoted 10 demoted 11 evacuated
-		#            12 abandoned 13 evacuate_tier 14 evacuate_left
-		#            15 tier_states
-	local t; t=$(swt_tiers "$1")
-	swt_field "$1" $((1 + 5 * t + $2))
+# The target's figures, read by name from its "stats" message (keys are
+# only ever added; see docs/dm-swaptier.rst "Messages"). Nothing here reads
+# the status line by position: tests/vm/cases/00-module.sh is the one check
+# of that line's documented format.
+#
+# swt_stats DEV: the stats reply as one key=value per line, the per-tier
+# keys ("tier1: mapped=5 ...") as tierN.key ("tier1.mapped=5")
+swt_stats() {
+	local r
+	r=$(dmsetup message "$1" 0 stats) || return 1
+	awk '/^tier[0-9]+:/ { t = $1; sub(":", ".", t); for (i = 2; i <= NF; i++) print t $i; next }
+		{ for (i = 1; i <= NF; i++) print $i }' <<<"$r"
 }
-swt_tier_field() {	# DEV TIER INDEX: 0 used 1 total 2 reads 3 writes 4 errors
-	swt_field "$1" $((1 + 5 * $2 + $3))
+# swt_stat DEV KEY...: the values of the keys, space-separated, from one
+# stats reply (so several keys are one snapshot); fails, saying so on
+# stderr, if the message fails or a key is not in it
+swt_stat() {
+	local dev=$1 st; shift
+	[ $# -gt 0 ] || { echo "swt_stat: no key asked for" >&2; return 1; }
+	st=$(swt_stats "$dev") || { echo "swt_stat: no stats from $dev" >&2; return 1; }
+	awk -v keys="$*" '
+		{ i = index($0, "="); v[substr($0, 1, i - 1)] = substr($0, i + 1) }
+		END {
+			n = split(keys, k, " ")
+			for (j = 1; j <= n; j++) {
+				if (!(k[j] in v)) { print "swt_stat: no key " k[j] >"/dev/stderr"; exit 1 }
+				out = out (j > 1 ? " " : "") v[k[j]]
+			}
+			print out
+		}' <<<"$st"
 }
+# swt_tier_stat DEV TIER KEY: a per-tier key (mapped blocks free reads
+# writes errors) of tier TIER (from 0)
+swt_tier_stat() { swt_stat "$1" "tier$2.$3"; }
 
 # dev_mm DEV: major:minor as dm prints it
 dev_mm() { printf '%d:%d' "0x$(stat -Lc %t "$1")" "0x$(stat -Lc %T "$1")"; }
@@ -145,8 +165,8 @@ bt_start() {
 swt_quiet() {
 	local n
 	for n in $(dmsetup ls --target swaptier 2>/dev/null | awk '$1 != "No" {print $1}'); do
-		[ "$(dmsetup message "$n" 0 stats 2>/dev/null |
-			grep -cE '^pending=0 ready=0 trimming=0$|^migrating=0 ')" = 2 ] || return 1
+		[ "$(swt_stat "$n" pending ready trimming migrating 2>/dev/null)" = "0 0 0 0" ] ||
+			return 1
 	done
 }
 

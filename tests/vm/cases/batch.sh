@@ -11,7 +11,6 @@ A=$SWT_DISK_A B=$SWT_DISK_B
 len=$(swt_max_len "$A" "$B")
 swt_create bt "$len" "$A" "$B" || die "cannot create"
 dev=/dev/mapper/bt
-stat_of() { dmsetup message bt 0 stats | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
 # Writeback from the flusher is WB_SYNC_NONE: no REQ_SYNC, so gathered.
 echo $((1 << 20)) >/proc/sys/vm/dirty_background_bytes
@@ -29,7 +28,7 @@ gather_fio() {	# extra fio args...
 		--bs=4k --size=40M --io_size=20M --verify=crc32c --verify_fatal=1 \
 		--verify_dump=0 "$@"
 }
-b0=$(stat_of batched)
+b0=$(swt_stat bt batched)
 # hold the device open: the last close of a block device writes its dirty
 # pages synchronously
 exec 3<"$dev"
@@ -52,8 +51,8 @@ sync
 exec 3<&-
 echo "# $n suspend/reload cycles during the writeback"
 check cycles test $n -ge 3
-b1=$(stat_of batched)
-echo "# gathered writes: $((b1 - b0)) in $(stat_of batches) batches"
+b1=$(swt_stat bt batched)
+echo "# gathered writes: $((b1 - b0)) in $(swt_stat bt batches) batches"
 # at least half of the 5120 blocks went through the batch worker
 check writes-gathered test $((b1 - b0)) -ge 2560
 blockdev --flushbufs $dev
@@ -63,17 +62,17 @@ if gather_fio --direct=1 --verify_only >"$SWT_OUT/cases/batch-verify.fio" 2>&1; 
 else
 	nok read-back "$(grep -m1 -iE 'verify|err=' "$SWT_OUT/cases/batch-verify.fio")"
 fi
-check mapped test "$(swt_global bt 0)" -eq 5120
+check mapped test "$(swt_stat bt mapped)" -eq 5120
 check map-consistent swt_check_map bt
 
 # buffered overwrites of 16 MiB at 48 MiB: the old blocks are freed
 head -c 16M /dev/urandom >/tmp/pat1 || die "no pattern"
 head -c 16M /dev/urandom >/tmp/pat2 || die "no pattern"
 dd if=/tmp/pat1 of=$dev bs=64k seek=$((48 * 16)) status=none && sync
-m1=$(swt_global bt 0)
+m1=$(swt_stat bt mapped)
 check written-mapped test "$m1" -eq $((5120 + 4096))
 dd if=/tmp/pat2 of=$dev bs=64k seek=$((48 * 16)) status=none && sync
-check overwrite-mapped test "$(swt_global bt 0)" -eq "$m1"
+check overwrite-mapped test "$(swt_stat bt mapped)" -eq "$m1"
 blockdev --flushbufs $dev
 echo 3 >/proc/sys/vm/drop_caches
 check overwrite-read-back cmp /tmp/pat2 <(dd if=$dev bs=1M skip=48 count=16 iflag=direct status=none)
@@ -81,9 +80,9 @@ check overwrite-read-back cmp /tmp/pat2 <(dd if=$dev bs=1M skip=48 count=16 ifla
 # gathering off: the counter does not move, the data is right
 dmsetup message bt 0 set write_batch 0 || nok set "set write_batch 0 refused"
 check table-shows bash -c "dmsetup table bt | grep -q 'write_batch 0'"
-b2=$(stat_of batched)
+b2=$(swt_stat bt batched)
 dd if=/tmp/pat1 of=$dev bs=64k seek=$((80 * 16)) status=none && sync
-check not-gathered test "$(stat_of batched)" = "$b2"
+check not-gathered test "$(swt_stat bt batched)" -eq "$b2"
 blockdev --flushbufs $dev
 echo 3 >/proc/sys/vm/drop_caches
 check off-read-back cmp /tmp/pat1 <(dd if=$dev bs=1M skip=80 count=16 iflag=direct status=none)

@@ -22,14 +22,14 @@ len=$((128 << 11))
 if swt_create bt "$len" "$A" "$H"; then ok huge-tier
 else die "a 3 TiB tier under a 128 MiB device was refused: $(dmesg | grep swaptier | tail -n 1)"; fi
 nl=$((len / 8))
-check tier-use test "$(swt_tier_field bt 1 1)" = $((nl + 262144))
-map=$(swt_global bt 6)
+check tier-use test "$(swt_tier_stat bt 1 blocks)" = $((nl + 262144))
+map=$(swt_stat bt map_bytes)
 echo "# map_bytes $map for a 3 TiB tier under $nl blocks"
 check map-memory test "$map" -lt $((16 << 20))
 # data on both tiers, read back: tier 0 filled first, then the slow one
 dd if=/dev/zero of=/dev/mapper/bt bs=1M count=60 oflag=direct status=none
 fio_verify both-tiers /dev/mapper/bt 16M 2 --offset=64M
-check tier1-holds-data test "$(swt_tier_field bt 1 0)" -gt 0
+check tier1-holds-data test "$(swt_tier_stat bt 1 mapped)" -gt 0
 check huge-map-consistent swt_check_map bt
 dmsetup remove bt
 

@@ -9,9 +9,9 @@ A=$SWT_DISK_A
 len=$((($(dev_blocks "$A") - 16) * 8))
 swt_create df "$len" "$A" -- reserve_blocks 16 frontier_blocks 8 || die "cannot create"
 fio_verify full-overwrites /dev/mapper/df $((len * 512 / 2)) 2 --bsrange=4k-64k --iodepth=64
-check deferred-path-used test "$(swt_global df 4)" -gt 0
-echo "# $(swt_global df 4) writes waited for a free block"
-check all-mapped test "$(swt_global df 0)" -gt $((len / 8 - 64))
+check deferred-path-used test "$(swt_stat df deferred)" -gt 0
+echo "# $(swt_stat df deferred) writes waited for a free block"
+check all-mapped test "$(swt_stat df mapped)" -gt $((len / 8 - 64))
 check map-consistent swt_check_map df
 # suspend with nothing in flight, then more overwrites after resume
 dmsetup suspend df && dmsetup resume df

@@ -11,8 +11,8 @@ swt_create f2 "$(swt_max_len "$A" "$B")" "$A" "$B" || die "cannot create f2"
 fio_verify two-tiers /dev/mapper/f2 40M 2
 fio_verify two-tiers-trimwrite /dev/mapper/f2 24M 2 --rw=randtrimwrite --bs=16k --loops=1
 check two-tiers/map-consistent swt_check_map f2
-check two-tiers/spilled test "$(swt_tier_field f2 1 0)" -gt 0
-check two-tiers/no-errors test "$(swt_tier_field f2 0 4)$(swt_tier_field f2 1 4)" = 00
+check two-tiers/spilled test "$(swt_tier_stat f2 1 mapped)" -gt 0
+check two-tiers/no-errors test "$(swt_tier_stat f2 0 errors)$(swt_tier_stat f2 1 errors)" = 00
 dmsetup remove f2
 
 swt_create f3 "$(swt_max_len "$A" "$C" "$D")" "$A" "$C" "$D" -- discard_passdown ||

@@ -14,9 +14,9 @@ len=$(swt_max_len "$A" "$B")
 # during the case; section 6 checks the default
 swt_create mg "$len" "$A" "$B" -- heat_period 60000 migration_idle 100 \
 	low_watermark 10 high_watermark 30 demote_heat 255 || die "cannot create"
-used0() { swt_tier_field mg 0 0; }
-# blocks mapped on tier 0 (what the watermarks count; "used" also counts
-# the open write frontiers, up to an extent per CPU)
+used0() { swt_tier_stat mg 0 mapped; }
+# blocks mapped on tier 0 (what the watermarks count; used0, the stats key
+# tier0.mapped, also counts the open write frontiers, up to an extent per CPU)
 mapped0() { dmsetup message mg 0 heat | awk '$1 == "tier0" {for (i = 2; i <= NF; i++) s += $i; print s}'; }
 
 # 1. Fill tier 0 and spill: demotion keeps tier 0 above its low watermark
@@ -28,9 +28,9 @@ dd if=/tmp/mg.data of=/dev/mapper/mg bs=1M oflag=direct status=none || die "writ
 low=$((t0 * 90 / 100)) high=$((t0 * 50 / 100))
 if poll '[ "$(mapped0)" -le '$low' ]' 120; then ok demoted-to-low-watermark
 else nok demoted-to-low-watermark "tier 0 maps $(mapped0) of $t0 blocks, want <= $low"; fi
-check demoted-count test "$(swt_global mg 10)" -gt 0
+check demoted-count test "$(swt_stat mg demoted)" -gt 0
 # tier 0 took more writes than it holds: demotion made room during the fill
-check writes-stayed-fast test $(($(swt_global mg 10) + $(used0))) -gt "$t0"
+check writes-stayed-fast test $(($(swt_stat mg demoted) + $(used0))) -gt "$t0"
 dmsetup message mg 0 set high_watermark 50
 dmsetup message mg 0 set low_watermark 45
 if poll '[ "$(mapped0)" -le '$high' ]' 120; then ok demoted-to-high-watermark
@@ -59,7 +59,7 @@ check heat-format bash -c "echo '$hot' | sed -n 1p | grep -qx 'heat 0 1 2 4 8 16
 check heat-hot-blocks bash -c "echo '$hot' | awk '\$1 == \"tier1\" {exit !(\$5 + \$6 + \$7 + \$8 + \$9 >= 256)}'"
 if poll "dmsetup message mg 0 map $lb 256 | awk '\$3 != 0 {exit 1}'" 120; then ok promoted
 else nok promoted "region still at: $(dmsetup message mg 0 map $lb 256 | head -3 | tr '\n' ';')"; fi
-check promoted-count test "$(swt_global mg 9)" -ge 256
+check promoted-count test "$(swt_stat mg promoted)" -ge 256
 check tier0-above-low test $((t0 - $(used0))) -ge $((t0 / 10))
 check data-after-promotion cmp -s /tmp/mg.data <(readback)
 check map-after-promotion swt_check_map mg
@@ -76,7 +76,7 @@ check set-usage bash -c '! dmsetup message mg 0 set promote_heat 2>/dev/null'
 check evacuate-no-room bash -c '! dmsetup message mg 0 evacuate 1 2>/dev/null'
 check evacuate-bad-tier bash -c '! dmsetup message mg 0 evacuate 7 2>/dev/null'
 check migration-off dmsetup message mg 0 migration off
-check migration-off-status test "$(swt_global mg 8)" = off
+check migration-off-status test "$(swt_stat mg migration)" = off
 check migration-bad bash -c '! dmsetup message mg 0 migration sideways 2>/dev/null'
 dmsetup message mg 0 migration on
 # the same through the tool: exit 0 ok, 1 usage, 2 kernel refused
@@ -108,21 +108,21 @@ while kill -0 $fpid 2>/dev/null; do
 done
 wait $fpid
 cat /tmp/fio.res
-echo "# suspend cycles: $n, demoted $(swt_global mr 10), abandoned $(swt_global mr 12)"
-check migrated-under-fio test "$(swt_global mr 10)" -gt 0
+echo "# suspend cycles: $n, demoted $(swt_stat mr demoted), abandoned $(swt_stat mr abandoned)"
+check migrated-under-fio test "$(swt_stat mr demoted)" -gt 0
 check map-after-fio swt_check_map mr
 
 # 5. Migration never waits for idle: with the watermarks near full and no
 # idle time, demotion copies run under a fio load at queue depth 32 that
 # rewrites the very blocks being moved, so some copies lose the race.
-d0=$(swt_global mr 10) a0=$(swt_global mr 12)
+d0=$(swt_stat mr demoted) a0=$(swt_stat mr abandoned)
 dmsetup message mr 0 set high_watermark 95 &&
 	dmsetup message mr 0 set low_watermark 80 &&
 	dmsetup message mr 0 set migration_idle 0 || nok forced-set "cannot set knobs"
 fio_verify forced-busy /dev/mapper/mr 12M 2 --offset=140M --iodepth=32 --loops=6
-echo "# forced: demoted $(($(swt_global mr 10) - d0)), abandoned $(($(swt_global mr 12) - a0))"
-check forced-demoted test "$(swt_global mr 10)" -gt "$d0"
-check forced-abandoned test "$(swt_global mr 12)" -gt "$a0"
+echo "# forced: demoted $(($(swt_stat mr demoted) - d0)), abandoned $(($(swt_stat mr abandoned) - a0))"
+check forced-demoted test "$(swt_stat mr demoted)" -gt "$d0"
+check forced-abandoned test "$(swt_stat mr abandoned)" -gt "$a0"
 check map-after-forced swt_check_map mr
 dmsetup remove mr || nok remove-mr "cannot remove"
 
@@ -131,12 +131,12 @@ dmsetup remove mr || nok remove-mr "cannot remove"
 # go to tier 1, until an aging turns the unread ones cold.
 swt_create md "$len" "$A" "$B" -- heat_period 60000 || die "cannot create"
 dd if=/tmp/mg.data of=/dev/mapper/md bs=1M oflag=direct status=none || die "write failed"
-check fresh-not-demoted test "$(swt_global md 10)" = 0
-check fresh-spilled test "$(swt_tier_field md 1 0)" -gt 0
+check fresh-not-demoted test "$(swt_stat md demoted)" = 0
+check fresh-spilled test "$(swt_tier_stat md 1 mapped)" -gt 0
 # a shorter period starts from now: the next aging comes within 100 ms
 dmsetup message md 0 set heat_period 100 || nok set-heat-period "refused"
-if poll '[ "$(swt_global md 10)" -gt 0 ]' 60; then ok cold-demoted-after-aging
-else nok cold-demoted-after-aging "demoted $(swt_global md 10) after $(dmsetup message md 0 stats | sed -n 's/.*agings=\([0-9]*\).*/\1/p') agings"; fi
+if poll '[ "$(swt_stat md demoted)" -gt 0 ]' 60; then ok cold-demoted-after-aging
+else nok cold-demoted-after-aging "demoted $(swt_stat md demoted) after $(swt_stat md agings) agings"; fi
 check data-after-cold-demotion cmp -s /tmp/mg.data <(dd if=/dev/mapper/md bs=1M count=120 iflag=direct status=none)
 check set-demote-heat dmsetup message md 0 set demote_heat 7
 check demote-heat-in-table bash -c "dmsetup table md | grep -q 'demote_heat 7'"

@@ -76,7 +76,7 @@ check evacuate-empty dmsetup message p5 0 evacuate 1
 check replace-and-grow-load dmsetup reload p5 --table "0 $((len + 2048)) swaptier 2 $A $C"
 check replace-and-grow-resume dmsetup resume p5
 check replace-and-grow-active active p5
-check replace-and-grow-length test "$(swt_global p5 1)" = $(((len + 2048) / 8))
+check replace-and-grow-length test "$(swt_stat p5 logical)" = $(((len + 2048) / 8))
 dmsetup remove p5
 
 # 5b. Replace an evacuated tier, then cancel the evacuation before the
@@ -86,7 +86,7 @@ len6=$((96 << 11))
 swt_create p6 "$len6" "$A" "$B" || die "cannot create p6"
 put p6
 check evacuate-0 dmsetup message p6 0 evacuate 0
-poll '[ "$(swt_global p6 15)" = "X-" ]' 60 || nok evacuated "states $(swt_global p6 15)"
+poll '[ "$(swt_stat p6 tier_state)" = "X-" ]' 60 || nok evacuated "states $(swt_stat p6 tier_state)"
 check replace-load dmsetup reload p6 --table "0 $len6 swaptier 2 $C $B"
 check cancel-before-resume dmsetup message p6 0 evacuate cancel
 check replace-resume dmsetup resume p6
@@ -99,11 +99,11 @@ check same-after-replace bash -c "dmsetup reload p6 --table \"$(dmsetup table p6
 check same-after-replace-data same p6
 # ... but not once the tier maps blocks again: refused, nothing lost
 check evacuate-again dmsetup message p6 0 evacuate 0
-poll '[ "$(swt_global p6 15)" = "X-" ]' 60 || nok evacuated-again "states $(swt_global p6 15)"
+poll '[ "$(swt_stat p6 tier_state)" = "X-" ]' 60 || nok evacuated-again "states $(swt_stat p6 tier_state)"
 check replace-again-load dmsetup reload p6 --table "0 $len6 swaptier 2 $A $B"
 check cancel-again dmsetup message p6 0 evacuate cancel
 dd if=/dev/urandom of=/dev/mapper/p6 bs=1M seek=1 count=4 oflag=direct status=none
-check tier0-written test "$(swt_tier_field p6 0 0)" -gt 0
+check tier0-written test "$(swt_tier_stat p6 0 mapped)" -gt 0
 resume_fails p6 replace-mapped-tier "cannot replace tier 0: it maps [0-9]* blocks again"
 check previous-after-replace bash -c "dmsetup reload p6 --table '0 $len6 swaptier 2 $C $B' && dmsetup resume p6"
 check data-after-replace-refused same p6
@@ -113,9 +113,9 @@ dmsetup remove p6
 # 7. A reserve_blocks change on a reload that keeps the map takes effect.
 swt_create p7 "$len" "$A" "$B" -- reserve_blocks 300 || die "cannot create p7"
 put p7
-check reserve-before bash -c "dmsetup message p7 0 stats | grep -q ' reserve=300\$'"
+check reserve-before test "$(swt_stat p7 reserve)" = 300
 check reserve-reload bash -c "dmsetup reload p7 --table '0 $len swaptier 2 $A $B 2 reserve_blocks 600' && dmsetup resume p7"
-check reserve-after bash -c "dmsetup message p7 0 stats | grep -q ' reserve=600\$'"
+check reserve-after test "$(swt_stat p7 reserve)" = 600
 check reserve-data same p7
 dmsetup remove p7
 

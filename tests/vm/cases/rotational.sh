@@ -31,16 +31,16 @@ dmsetup reload rt --table "$(dmsetup table rt)" && dmsetup resume rt
 check nonrotational-after-reload test "$(cat "$dm/queue/rotational")" = 0
 mkswap -q /dev/mapper/rt >/dev/null || die "mkswap"
 swapon --discard /dev/mapper/rt || die "swapon"
-d0=$(dmsetup message rt 0 stats | sed -n 's/.*discards=\([0-9]*\).*/\1/p')
+d0=$(swt_stat rt discards)
 # two processes of 110 MiB, two passes: the second pass rewrites every
 # page, which frees its slot at the swap-in, and the exit frees the rest
 "$hog" 2 110 2 >/tmp/hog-rt.log 2>&1
 hrc=$?
 sed 's/^/# /' /tmp/hog-rt.log | tail -n 1
 check verified test $hrc = 0
-written=$(swt_global rt 3)
+written=$(swt_stat rt write_allocs)
 check swapped-out test "$written" -gt 25000
-d1=$(dmsetup message rt 0 stats | sed -n 's/.*discards=\([0-9]*\).*/\1/p')
+d1=$(swt_stat rt discards)
 echo "# discards: $d0 at swapon, $d1 after the run; $written blocks written"
 check discards-during-swap test "$d1" -gt $((d0 + 10))
 # swap holds little now; the map must follow. Swap discards a cluster of
@@ -59,15 +59,15 @@ mapped_clusters() {
 }
 cpus=$(nproc)
 follows() {
-	local m c; m=$(swt_global rt 0); c=$(mapped_clusters)
+	local m c; m=$(swt_stat rt mapped); c=$(mapped_clusters)
 	[ "$c" -le $(($(swap_blocks) + cpus)) ] && [ "$m" -lt $((written / 3)) ]
 }
 if poll follows 60; then
 	ok mapped-follows-swap
 else
-	nok mapped-follows-swap "$(swt_global rt 0) blocks in $(mapped_clusters) clusters mapped, swap holds $(swap_blocks) pages, $written written"
+	nok mapped-follows-swap "$(swt_stat rt mapped) blocks in $(mapped_clusters) clusters mapped, swap holds $(swap_blocks) pages, $written written"
 fi
-echo "# mapped $(swt_global rt 0) blocks in $(mapped_clusters) clusters, swap holds $(swap_blocks) pages"
+echo "# mapped $(swt_stat rt mapped) blocks in $(mapped_clusters) clusters, swap holds $(swap_blocks) pages"
 swapoff /dev/mapper/rt
 check map-consistent swt_check_map rt
 dmsetup remove rt

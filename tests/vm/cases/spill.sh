@@ -16,7 +16,7 @@ echo "$map" | sed 's/^/# map: /'
 check tier0-first test "$(echo "$map" | sed -n 1p)" = "0 $t0 0 0"
 check then-tier1 test "$(echo "$map" | sed -n 2p)" = "$t0 1024 1 0"
 check rest-unmapped test "$(echo "$map" | sed -n 3p)" = "$((t0 + 1024)) 1024 - -"
-check tier0-full test "$(swt_tier_field sp 0 0)" = "$t0"
+check tier0-full test "$(swt_tier_stat sp 0 mapped)" = "$t0"
 dd if=/dev/mapper/sp of=/tmp/spill.back bs=1M count=$(((t0 + 1024) / 256)) iflag=direct status=none
 check data-back cmp -s /tmp/spill.data /tmp/spill.back
 # unmapped blocks read as zeros
@@ -29,5 +29,5 @@ check bad-message-range bash -c '! dmsetup message sp 0 map 0 999999999 2>/dev/n
 check bad-message-syntax bash -c '! dmsetup message sp 0 map x 1 2>/dev/null'
 check unknown-message bash -c '! dmsetup message sp 0 frobnicate 2>/dev/null'
 dmsetup message sp 0 clear_stats
-check clear-stats test "$(swt_tier_field sp 0 3)" = 0
+check clear-stats test "$(swt_tier_stat sp 0 writes)" = 0
 dmsetup remove sp

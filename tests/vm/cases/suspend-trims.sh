@@ -34,7 +34,7 @@ sys.stdout.buffer.write(d)' >/tmp/st.want
 if poll '[ "$(dly_discards)" -gt 0 ]' 60; then ok discards-started
 else nok discards-started "no discard reached the tier"; fi
 check suspend dmsetup suspend st
-left=$(dmsetup message st 0 stats | sed -n 's/.*trimming=\([0-9]*\).*/\1/p')
+left=$(swt_stat st trimming)
 before=$(dly_discards)
 # nothing to poll for: the check is that nothing happens for a while
 sleep 2

@@ -45,15 +45,15 @@ check trace-complete bt_complete
 check verified test $hrc = 0
 sed 's/^/# /' /tmp/hog-swt.log | tail -n 1
 dmsetup message sw 0 stats | sed 's/^/# stats: /'
-peak_written=$(swt_global sw 3)
+peak_written=$(swt_stat sw write_allocs)
 check swapped-out test "$peak_written" -gt 0
-before=$(swt_global sw 0)
+before=$(swt_stat sw mapped)
 swapoff /dev/mapper/sw
 # swap discards what it frees; the worker unmaps asynchronously
-poll "[ \$(swt_global sw 0) -lt $before ] || [ $before -eq 0 ]" 30
-after=$(swt_global sw 0)
+poll "[ \$(swt_stat sw mapped) -lt $before ] || [ $before -eq 0 ]" 30
+after=$(swt_stat sw mapped)
 echo "# mapped blocks: $before before swapoff, $after after"
-discarded=$(dmsetup message sw 0 stats | sed -n 's/.*discarded_blocks=\([0-9]*\).*/\1/p')
+discarded=$(swt_stat sw discarded_blocks)
 check discards-unmap test "$discarded" -gt 0
 check map-consistent swt_check_map sw
 
@@ -80,7 +80,7 @@ echo "# swaptier/native: $((sw * 100 / (bw ? bw : 1)))% of the write requests," 
 	"$((sa * 100 / (ba ? ba : 1)))% of the average size"
 check fewer-writes-than-native test "$sw" -lt "$bw"
 check larger-writes-than-native test "$sa" -gt "$ba"
-seq=$(swt_global sw 2) allocs=$(swt_global sw 3)
+seq=$(swt_stat sw seq_writes) allocs=$(swt_stat sw write_allocs)
 echo "# $seq of $allocs write allocations continued their CPU's previous one"
 check writes-sequential test $((seq * 100)) -ge $((allocs * 90))
 
@@ -93,8 +93,8 @@ swapon --discard /dev/mapper/sw || die "swapon"
 hrc=$?
 sed 's/^/# /' /tmp/hog-mig.log | tail -n 1
 check verified-with-migration test $hrc = 0
-echo "# migration: demoted $(swt_global sw 10), promoted $(swt_global sw 9), abandoned $(swt_global sw 12)"
-check migrated-under-swap test "$(swt_global sw 10)" -gt 0
+echo "# migration: demoted $(swt_stat sw demoted), promoted $(swt_stat sw promoted), abandoned $(swt_stat sw abandoned)"
+check migrated-under-swap test "$(swt_stat sw demoted)" -gt 0
 swapoff /dev/mapper/sw
 check map-after-migration swt_check_map sw
 dmsetup remove sw

@@ -32,9 +32,9 @@ check write-eio bash -c "! dd if=/dev/zero of=/dev/mapper/te bs=4k seek=7 count=
 dd if=/dev/mapper/te of=/tmp/te.blk bs=4k skip=7 count=1 iflag=direct status=none
 check write-kept-old cmp -s /tmp/te.blk <(dd if=/tmp/te.data bs=4k skip=7 count=1 status=none)
 check old-mapping test "$(dmsetup message te 0 map 7 1)" = "7 1 0 7"
-check errors-counted test "$(swt_tier_field te 1 4)" -ge 2
-check tier0-no-errors test "$(swt_tier_field te 0 4)" = 0
-check still-rw test "$(swt_global te 7)" = rw
+check errors-counted test "$(swt_tier_stat te 1 errors)" -ge 2
+check tier0-no-errors test "$(swt_tier_stat te 0 errors)" = 0
+check still-rw test "$(swt_stat te mode)" = rw
 check map-consistent swt_check_map te
 dmsetup remove te
 dmsetup remove shim

@@ -34,7 +34,7 @@ swt_create fr "$(swt_max_len "$A" "$C")" "$A" "$C" -- migration off || die "cann
 swt_fill_fast /dev/mapper/fr "$t0" 2048 /tmp/fr.data
 # free half the fast tier again: fio's writes land there
 blkdiscard -o 0 -l $((t0 / 2 * 4096)) /dev/mapper/fr || die "blkdiscard"
-e0=$(swt_tier_field fr 1 4)
+e0=$(swt_tier_stat fr 1 errors)
 
 inject 100
 # readers of the slow tier's blocks, each read must fail
@@ -55,10 +55,10 @@ rrc=$?
 echo "# readers: $(cat /tmp/fr.readers)"
 check slow-reads-eio test $rrc = 0
 check overwrite-lands-on-fast bash -c "dd if=/dev/zero of=/dev/mapper/fr bs=4k seek=$t0 count=1 oflag=direct status=none"
-e1=$(swt_tier_field fr 1 4)
+e1=$(swt_tier_stat fr 1 errors)
 echo "# slow tier errors: $e0 -> $e1"
 check errors-counted test "$e1" -gt "$e0"
-check still-rw test "$(swt_global fr 7)" = rw
+check still-rw test "$(swt_stat fr mode)" = rw
 inject 0
 dd if=/dev/mapper/fr of=/tmp/fr.back bs=4k skip=$((t0 + 1)) count=2047 iflag=direct status=none
 check slow-intact-after cmp -s /tmp/fr.back <(tail -c +$((4096 + 1)) /tmp/fr.data)
@@ -82,7 +82,7 @@ inject 0
 hog_reap hog-gone
 echo "# memhog 3 x $mib MiB under 20 % slow-tier errors: exit $hrc, $(grep -c 'bad pages' /tmp/frs.hog) of 3 finished"
 check swap-no-wrong-page bash -c "! grep -qE ' [1-9][0-9]* bad pages' /tmp/frs.hog"
-es=$(swt_tier_field frs 1 4)
+es=$(swt_tier_stat frs 1 errors)
 echo "# slow tier errors during swap: $es"
 check swap-errors-counted test "$es" -gt 0
 check swapoff swapoff /dev/mapper/frs

@@ -41,13 +41,13 @@ intact() {	# SKIP COUNT: blocks still hold what was written before the windows
 
 # error_writes: the write (which must go to the slow tier, the fast one is
 # full) fails, the old contents stay
-e0=$(swt_tier_field fk 1 4)
+e0=$(swt_tier_stat fk 1 errors)
 window down error_writes || die "cannot load error_writes"
 check error-writes-eio fails wr 0
 check error-writes-reads-ok intact 0 1024
 window up
 check error-writes-kept-old intact 0 16
-e1=$(swt_tier_field fk 1 4)
+e1=$(swt_tier_stat fk 1 errors)
 check error-writes-counted test "$e1" -gt "$e0"
 
 # down, no feature: reads fail too
@@ -55,7 +55,7 @@ window down || die "cannot load a failing window"
 check down-read-eio fails rd 100 1 /dev/null
 check down-write-eio fails wr 100
 window up
-e2=$(swt_tier_field fk 1 4)
+e2=$(swt_tier_stat fk 1 errors)
 check down-counted test "$e2" -gt "$e1"
 check down-intact-after intact 0 1024
 
@@ -79,7 +79,7 @@ window up
 check corrupt-seen test "$(od -An -tu1 -N1 /tmp/fk.back | tr -d ' ')" = 255
 check corrupt-intact-after intact 64 960
 
-check still-rw test "$(swt_global fk 7)" = rw
+check still-rw test "$(swt_stat fk mode)" = rw
 check map-consistent swt_check_map fk
 echo "# slow tier errors: $e0 -> $e1 -> $e2"
 dmsetup remove fk || nok remove "cannot remove fk"

@@ -28,11 +28,11 @@ for round in 1 2; do
 	hog_reap "round$round-reaped"
 done
 kills=$(($(awk '$1 == "oom_kill" {print $2}' /proc/vmstat) - kills0))
-echo "# OOM kills: $kills; swap mapped $(swt_global oom 0) blocks"
+echo "# OOM kills: $kills; swap mapped $(swt_stat oom mapped) blocks"
 check oom-killer-acted test "$kills" -gt 0
 check swapoff swapoff /dev/mapper/oom
 check map-consistent swt_check_map oom
-check mode-rw test "$(swt_global oom 7)" = rw
+check mode-rw test "$(swt_stat oom mode)" = rw
 dmsetup remove oom || nok remove "cannot remove"
 check unload swt_unload
 exit $FAILED
