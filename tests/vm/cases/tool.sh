@@ -31,7 +31,7 @@ check json-matches-status test "$(jq '.[0].mapped' <<<"$json")" -ge 0
 raw=$("$T" status tl --raw --noheadings --output NAME,TIER,DEVICE,STATE)
 check status-raw-output test "$raw" = "tl 0 /dev/$(basename "$A") -
 tl 1 /dev/$(basename "$B") -"
-blocks0=$(dmsetup message tl 0 stats | sed -n 's/^tier0: .*blocks=\([0-9]*\).*/\1/p')
+blocks0=$(swt_tier_stat tl 0 blocks)
 check status-bytes test "$("$T" status tl --bytes --noheadings --output SIZE | head -n 1 | tr -d ' ')" = \
 	"$((blocks0 * 4096))"
 check status-noheadings bash -c "! '$T' status tl --noheadings | grep -q TIER"
