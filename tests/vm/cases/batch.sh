@@ -1,5 +1,6 @@
 #!/bin/bash
 # timeout: 600
+# debug-lane: full
 # write_batch: asynchronous one-block writes (background writeback of the
 # device's page cache, like swap-outs) are gathered and placed together.
 # They survive suspend/resume and same-tier reloads in the middle of the

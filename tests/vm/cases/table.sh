@@ -1,5 +1,6 @@
 #!/bin/bash
 # timeout: 240
+# debug-lane: full
 # Table-line matrix: valid lines make devices whose table line round-trips;
 # each malformed line is refused with its own error; nothing leaks.
 . "$SWT_TOP/tests/vm/lib.sh"
