@@ -68,7 +68,7 @@ for s in "${series[@]}"; do
 		fi
 	fi
 	if [ $rc -ne 0 ]; then
-		echo "not ok bench/$s/vm: exit $rc ($(head -n 3 "$vm/run.log" | tr '\n' ' '))"
+		echo "not ok bench/$s/vm: exit $rc ($(grep -v '^run.sh: waiting for the VM' "$vm/run.log" | head -n 3 | tr '\n' ' '))"
 		failed=1
 	fi
 	# parse the guest's raw traces here, where it is fast

@@ -43,22 +43,14 @@ done
 [ -n "$series" ] && [ -n "$out" ] || { echo "run.sh: --kernel and --out are required" >&2; exit 2; }
 [ $# -gt 0 ] || [ $interactive = 1 ] || { echo "run.sh: no command given" >&2; exit 2; }
 
-# One VM at a time on this machine: each emulated guest takes both cores,
-# and two would starve each other's timers. A second run waits here.
-lock=${SWT_VM_LOCK:-${XDG_RUNTIME_DIR:-/run/lock}/dm-swaptier-vm.lock}
-exec 9>>"$lock"
-if ! flock -n 9; then
-	# only to a terminal: callers take run.sh's first error line as its verdict
-	[ -t 2 ] && echo "run.sh: waiting for the VM running on this machine ($lock)" >&2
-	flock 9
-fi
-
-read -r abi kdir < <("$top/scripts/kernel.sh" fetch "$series")
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+# The guest mounts the results share at this path, and cleans /tmp
+# between cases: a share that is a whole system directory would expose
+# (and lose) the host's files.
 case "$out" in
-/dev/* | /proc/* | /sys/*)
-	echo "run.sh: --out must not be under a path the guest mounts over ($out)" >&2
+/ | /tmp | /var/tmp | /run | /dev | /dev/* | /proc | /proc/* | /sys | /sys/*)
+	echo "run.sh: --out must not be $out or a system directory: give a directory of its own" >&2
 	exit 2 ;;
 esac
 # The paths go to the guest on the kernel command line, which splits at
@@ -68,6 +60,24 @@ case "$top$out" in
 	echo "run.sh: the checkout and results paths must not contain blanks ('$top', '$out'): clone the project to a path without them" >&2
 	exit 2 ;;
 esac
+# One VM at a time on this machine: each emulated guest takes both cores,
+# and two would starve each other's timers. A second run waits here, at
+# most SWT_VM_LOCK_WAIT seconds (default 6 h, a whole make bench).
+lock=${SWT_VM_LOCK:-/run/lock/dm-swaptier-vm.lock}
+mkdir -p "$(dirname "$lock")" 2>/dev/null
+if ! exec 9>>"$lock"; then
+	echo "run.sh: cannot open the VM lock $lock (set SWT_VM_LOCK to a writable file)" >&2
+	exit 2
+fi
+if ! flock -n 9; then
+	echo "run.sh: waiting for the VM running on this machine ($lock)" >&2
+	if ! flock -w "${SWT_VM_LOCK_WAIT:-21600}" 9; then
+		echo "run.sh: another VM held $lock for ${SWT_VM_LOCK_WAIT:-21600}s; giving up" >&2
+		exit 2
+	fi
+fi
+
+read -r abi kdir < <("$top/scripts/kernel.sh" fetch "$series")
 rm -f "$out/rc" "$out/console.log"
 
 # ---- initramfs: busybox plus the modules needed to reach the 9p root ----

@@ -68,8 +68,10 @@ for m in "${!groups[@]}"; do
 	mkdir -p "$out/cases"
 	cp "$gout"/cases/* "$out/cases/" 2>/dev/null
 	if [ $rc -ne 0 ]; then
-		echo "not ok $series/vm-$m: $(head -n 1 "$gout/run.err") (exit $rc)"
-		sed 's/^/# /' "$gout/run.err" | tail -n +2 | head -n 25
+		# the verdict is run.sh's first line that is not about waiting
+		grep -v '^run.sh: waiting for the VM' "$gout/run.err" >"$gout/run.why"
+		echo "not ok $series/vm-$m: $(head -n 1 "$gout/run.why") (exit $rc)"
+		sed 's/^/# /' "$gout/run.why" | tail -n +2 | head -n 25
 		failed=1
 	else
 		echo "ok $series/vm-$m"
