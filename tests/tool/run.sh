@@ -134,6 +134,84 @@ if [ ! -e /dev/mapper/control ]; then
 	expect_rc status-without-dm 2 status
 fi
 
+# strict numbers: the whole argument a decimal in range, else a usage error
+expect_rc trace-seconds-junk 1 trace --seconds 5x x
+expect_rc trace-seconds-empty 1 trace --seconds '' x
+expect_rc trace-seconds-sign 1 trace --seconds +5 x
+expect_rc trace-seconds-range 1 trace --seconds 99999999999 x
+expect_rc status-watch-junk 1 status --watch 2x
+expect_rc status-watch-space 1 status --watch ' 2'
+expect_rc status-json-watch 1 status --json --watch 2
+expect_rc map-from-empty 1 map x --from ''
+expect_rc map-from-negative 1 map x --from -5
+expect_rc map-count-negative 1 map x --count -5
+expect_rc map-count-erange 1 map x --count 18446744073709551616
+"$T" status --watch 2x >/dev/null 2>"$out/err"
+check status-watch-msg grep -q "^dmswaptier: status: --watch needs a positive number of seconds, not '2x'$" "$out/err"
+# a column named twice is shown once; too many columns have their message
+"$T" status --output TIER,TIER,NOPE >/dev/null 2>"$out/err"
+check output-repeated-unknown grep -q "unknown column 'NOPE'" "$out/err"
+
+# the table line of create: one that does not fit is a usage error, before
+# any device is opened (it overflowed the stack buffer)
+long=/dev$(printf '/.%.0s' $(seq 1100))/null
+"$T" create x "$long" "$long" >/dev/null 2>"$out/err"
+check create-line-too-long-rc test $? = 1
+check create-line-too-long-msg grep -q "table line too long" "$out/err"
+optlong=$(printf 'k%.0s' $(seq 1100))
+expect_rc create-option-too-long 1 create x /dev/null --option "$optlong"
+
+# a directory, or input that cannot be read, is a read error, not "no events"
+"$T" trace --analyse "$out" >/dev/null 2>"$out/err"
+check trace-analyse-dir-rc test $? = 2
+check trace-analyse-dir-msg grep -q "read error" "$out/err"
+
+# what cannot be written to standard output is an error (exit 2)
+synth=$top/tests/tool/data/synthetic.blkparse
+"$T" trace --analyse "$synth" >/dev/full 2>"$out/err"
+check trace-full-rc test $? = 2
+check trace-full-msg grep -q "write error" "$out/err"
+"$T" status --output help >/dev/full 2>/dev/null
+check status-help-full-rc test $? = 2
+"$T" --help >/dev/full 2>/dev/null
+check help-full-rc test $? = 2
+
+# --plot with a gnuplot that exits at once: exit 2 with a message, every
+# time, never SIGPIPE (141); the data file is removed on every path. A
+# thousand devices make the script larger than a pipe holds, so the tool
+# is still writing when gnuplot has gone.
+fake=$out/fake-bin scratch=$out/tmp
+rm -rf "$fake" "$scratch" && mkdir -p "$fake" "$scratch"
+printf '#!/bin/sh\nexit 1\n' >"$fake/gnuplot" && chmod +x "$fake/gnuplot"
+for i in $(seq 1000); do
+	echo "8,$i   0  1  0.0  1  D  W 0 + 8 [a]"
+done >"$out/many.blkparse"
+tmp_before=$(ls -d /tmp/dmswaptier-plot.* 2>/dev/null | wc -l)
+rcs=
+for i in 1 2 3 4 5 6 7 8; do
+	for f in "$out/many.blkparse" "$synth"; do
+		PATH=$fake:$PATH TMPDIR=$scratch "$T" trace --analyse "$f" \
+			--plot "$out/fake.png" >/dev/null 2>"$out/err"
+		rcs="$rcs $?"
+	done
+done
+if [ -z "$(tr -d ' 2' <<<"$rcs")" ]; then
+	echo "ok tool/plot-gnuplot-fails-rc"
+else
+	echo "not ok tool/plot-gnuplot-fails-rc: exit codes$rcs, expected 2"
+	failed=1
+fi
+check plot-gnuplot-fails-msg grep -q "gnuplot failed" "$out/err"
+check plot-no-temp-left test -z "$(ls -A "$scratch")"
+tmp_after=$(ls -d /tmp/dmswaptier-plot.* 2>/dev/null | wc -l)
+check plot-no-temp-left-in-tmp test "$tmp_after" -le "$tmp_before"
+# and with no gnuplot at all
+PATH=$fake/none TMPDIR=$scratch "$T" trace --analyse "$synth" --plot "$out/fake.png" \
+	>/dev/null 2>&1
+check plot-no-gnuplot-rc test $? = 2
+check plot-no-gnuplot-no-temp test -z "$(ls -A "$scratch")"
+rm -rf "$fake" "$scratch" "$out/many.blkparse"
+
 # trace --json escapes what blkparse printed as the device: a quote, a
 # backslash, control characters
 printf '%s\n' '8,"0   0  1  0.0  1  D  W 0 + 8 [a]' '8,a\b   0  2  0.0  1  D  W 0 + 8 [a]' \

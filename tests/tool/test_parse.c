@@ -383,13 +383,13 @@ static void test_stats(void)
 	static const char *bad[] = {
 		"tierx: mapped=1\n", "tier9: mapped=1\n", "mapped\n", "=1\n",
 		"tier0 mapped=1\n",
-		"a_key_that_is_far_too_long_for_the_parser=1\n",
 	};
 	static struct swt_stats s;
 	unsigned int i;
 
 	EXPECT_EQ(swt_parse_stats(stats_ok, &s, err, sizeof(err)), 0);
 	EXPECT_EQ(s.n, 23);
+	EXPECT_EQ(s.skipped, 0);
 	EXPECT_EQ(s.kv[0].tier, 0);
 	EXPECT(!strcmp(s.kv[0].key, "mapped") && !strcmp(s.kv[0].val, "5"));
 	EXPECT_EQ(s.kv[6].tier, 1);
@@ -402,6 +402,88 @@ static void test_stats(void)
 		EXPECT_EQ(swt_parse_stats(bad[i], &s, err, sizeof(err)), -1);
 		EXPECT(err[0] != 0);
 	}
+}
+
+/*
+ * A newer target's stats: more values than kept, a key and a value too
+ * long to keep. Those are skipped, the rest parsed.
+ */
+static void test_stats_skip(void)
+{
+	static struct swt_stats s;
+	size_t len = 0, i;
+	char *text = malloc(16384);
+
+	EXPECT(text != NULL);
+	if (!text)
+		return;
+	len += sprintf(text + len, "tier0: mapped=1 %s=2 v=%s w=3\n",
+		       "a_key_that_is_far_too_long_for_the_parser",
+		       "a_value_that_is_far_too_long_for_the_parser");
+	for (i = 0; i < 200; i++)
+		len += sprintf(text + len, "key%zu=%zu%s", i, i,
+			       i % 10 == 9 ? "\n" : " ");
+	EXPECT_EQ(swt_parse_stats(text, &s, err, sizeof(err)), 0);
+	EXPECT_EQ(s.n, SWT_STATS_MAX);
+	EXPECT_EQ(s.skipped, 2 + 200 - (SWT_STATS_MAX - 2));
+	EXPECT(!strcmp(s.kv[0].key, "mapped") && s.kv[0].tier == 0);
+	EXPECT(!strcmp(s.kv[1].key, "w") && !strcmp(s.kv[1].val, "3"));
+	EXPECT(!strcmp(s.kv[2].key, "key0") && s.kv[2].tier == -1);
+	EXPECT(!strcmp(s.kv[SWT_STATS_MAX - 1].key, "key125"));
+	free(text);
+}
+
+static void test_parse_num(void)
+{
+	static const char *const bad[] = {
+		"", "5x", "x", " 5", "+5", "-5", "-0", "5 ", "0x10",
+		"18446744073709551616", "99999999999999999999999",
+	};
+	u64 v;
+	size_t i;
+
+	EXPECT_EQ(swt_parse_num("0", 10, &v), 0);
+	EXPECT_EQ(v, 0);
+	EXPECT_EQ(swt_parse_num("10", 10, &v), 0);
+	EXPECT_EQ(v, 10);
+	EXPECT_EQ(swt_parse_num("11", 10, &v), -1);
+	EXPECT_EQ(swt_parse_num("18446744073709551615", UINT64_MAX, &v), 0);
+	EXPECT_EQ(v, UINT64_MAX);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		EXPECT_EQ(swt_parse_num(bad[i], UINT64_MAX, &v), -1);
+}
+
+/* create's table line: exact when it fits, -1 (no overflow) when not. */
+static void test_table_line(void)
+{
+	char *tiers[3] = { "/dev/a", "/dev/bb", NULL }, buf[4096], small[24];
+	char *longp = malloc(3000);
+	size_t cut;
+
+	EXPECT_EQ(swt_table_line(buf, sizeof(buf), 2, tiers, 0, ""), 0);
+	EXPECT(!strcmp(buf, "2 /dev/a /dev/bb"));
+	EXPECT_EQ(swt_table_line(buf, sizeof(buf), 2, tiers, 3,
+				 " discard_passdown frontier_blocks 8"), 0);
+	EXPECT(!strcmp(buf, "2 /dev/a /dev/bb 3 discard_passdown frontier_blocks 8"));
+	/* "2 /dev/a /dev/bb" is 16 bytes: 17 with its NUL fits, 16 does not */
+	EXPECT_EQ(swt_table_line(small, 17, 2, tiers, 0, ""), 0);
+	EXPECT_EQ(swt_table_line(small, 16, 2, tiers, 0, ""), -1);
+	EXPECT_EQ(swt_table_line(small, sizeof(small), 2, tiers, 1, " x"), 0);
+	EXPECT(!strcmp(small, "2 /dev/a /dev/bb 1 x"));
+	EXPECT_EQ(swt_table_line(small, 20, 2, tiers, 1, " x"), -1);
+	EXPECT(longp != NULL);
+	if (!longp)
+		return;
+	memset(longp, 'a', 2999);
+	longp[2999] = 0;
+	tiers[0] = longp;
+	tiers[1] = longp;
+	tiers[2] = longp;
+	/* under ASan: the second and third tier must not write past buf */
+	EXPECT_EQ(swt_table_line(buf, sizeof(buf), 3, tiers, 1, " x"), -1);
+	for (cut = 1; cut <= sizeof(small); cut++)
+		EXPECT_EQ(swt_table_line(small, cut, 2, tiers, 0, ""), -1);
+	free(longp);
 }
 
 int main(void)
@@ -421,6 +503,9 @@ int main(void)
 		{ "map_loop", test_map_loop },
 		{ "trace", test_trace },
 		{ "stats", test_stats },
+		{ "stats_skip", test_stats_skip },
+		{ "parse_num", test_parse_num },
+		{ "table_line", test_table_line },
 	};
 
 	return unit_run("parse", tests, sizeof(tests) / sizeof(tests[0]));

@@ -129,6 +129,107 @@ static void test_output(void)
 	EXPECT_STR(bad, "");
 }
 
+/* How often @needle is in @hay. */
+static int count_str(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	while ((hay = strstr(hay, needle))) {
+		n++;
+		hay++;
+	}
+	return n;
+}
+
+/* The JSON of @d with view @v, malloc'ed. */
+static char *render_json(const struct swt_dev *d, struct swt_view *v)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	v->json = true;
+	swt_status_json(f, d, 1, v);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * --json --output +COLS adds to the JSON default (every column but
+ * NAME), and no column is shown twice.
+ */
+static void test_json_plus(void)
+{
+	struct swt_view v, all;
+	struct swt_dev d;
+	char bad[32], *out;
+
+	make_dev(&d, "swaptier0", status_demo);
+	swt_status_view(&all);
+	EXPECT_EQ(swt_status_select(&all, NULL, true, false, bad, sizeof(bad)), 0);
+	EXPECT_EQ(all.nsel, all.ncols - 1);
+
+	swt_status_view(&v);
+	EXPECT_EQ(swt_status_select(&v, "+DEV", true, true, bad, sizeof(bad)), 0);
+	EXPECT_EQ(v.nsel, all.nsel);
+	out = render_json(&d, &v);
+	EXPECT_EQ(count_str(out, "\"reads\""), 2);
+	EXPECT_EQ(count_str(out, "\"dev\""), 2);
+	EXPECT_EQ(count_str(out, "\"free\""), 2);
+	free(out);
+
+	swt_status_view(&v);
+	EXPECT_EQ(swt_status_select(&v, "+READS", true, true, bad, sizeof(bad)), 0);
+	EXPECT_EQ(v.nsel, all.nsel);
+	out = render_json(&d, &v);
+	EXPECT_EQ(count_str(out, "\"reads\""), 2);	/* one per tier */
+	free(out);
+
+	/* the table's +COLS still adds to the table's default */
+	swt_status_view(&v);
+	EXPECT_EQ(swt_status_select(&v, "+DEV", false, true, bad, sizeof(bad)), 0);
+	EXPECT_EQ(v.nsel, 12);
+	/* a column named twice is shown once */
+	EXPECT_EQ(swt_status_select(&v, "TIER,tier,TIER,READS", true, true, bad,
+				    sizeof(bad)), 0);
+	EXPECT_EQ(v.nsel, 2);
+}
+
+static void get_nothing(const void *r, const struct swt_view *v, char *buf,
+			size_t len)
+{
+	*buf = 0;
+}
+
+/* More columns than SWT_MAX_COLS: -2, apart from an unknown one. */
+static void test_too_many_cols(void)
+{
+	static char names[SWT_MAX_COLS + 8][8];
+	static struct swt_col cols[SWT_MAX_COLS + 8];
+	struct swt_view v = { .cols = cols, .ncols = ARRAY_SIZE(cols) };
+	char list[SWT_MAX_COLS * 8 + 64] = "", bad[32];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cols); i++) {
+		snprintf(names[i], sizeof(names[i]), "C%zu", i);
+		cols[i].name = names[i];
+		cols[i].header = names[i];
+		cols[i].help = "";
+		cols[i].get = get_nothing;
+	}
+	for (i = 0; i < SWT_MAX_COLS; i++)
+		sprintf(list + strlen(list), "%sC%zu", i ? "," : "", i);
+	EXPECT_EQ(swt_cols_select(&v, list, bad, sizeof(bad)), 0);
+	EXPECT_EQ(v.nsel, SWT_MAX_COLS);
+	/* repeated: still fits */
+	EXPECT_EQ(swt_cols_select(&v, "+C0,C1,C0", bad, sizeof(bad)), 0);
+	EXPECT_EQ(v.nsel, SWT_MAX_COLS);
+	EXPECT_EQ(swt_cols_select(&v, "+C33", bad, sizeof(bad)), -2);
+	EXPECT_EQ(v.nsel, SWT_MAX_COLS);
+	EXPECT_EQ(swt_cols_select(&v, "+NOPE", bad, sizeof(bad)), -1);
+	EXPECT_STR(bad, "NOPE");
+}
+
 static void test_bytes_raw_noheadings(void)
 {
 	struct swt_view v;
@@ -258,6 +359,8 @@ int main(int argc, char **argv)
 		{ "status_raw_odd_name", test_raw_odd_name },
 		{ "size", test_size },
 		{ "json_str", test_json_str },
+		{ "json_plus", test_json_plus },
+		{ "too_many_cols", test_too_many_cols },
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "json"))

@@ -13,6 +13,7 @@
 #include <getopt.h>
 #include <libdevmapper.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,6 +354,9 @@ pid_t swt_spawn(char *const argv[], const char *dir, int in, int out,
 
 	if (pid)
 		return pid;
+	/* what the tool ignores or catches, the child must not */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
 	null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (dir && chdir(dir))
 		_exit(127);
@@ -439,6 +443,9 @@ static void read_dev(const char *name, struct swt_dev *d, bool stats)
 		errx(EXIT_DEVICE, "out of memory");
 	if (swt_parse_stats(r, s, err, sizeof(err)))
 		errx(EXIT_DEVICE, "%s: %s", name, err);
+	if (s->skipped)
+		warnx("%s: stats: %zu values skipped (too many or too long; a newer target?)",
+		      name, s->skipped);
 	d->stats = s;
 	free(r);
 }
@@ -459,8 +466,9 @@ static int cmd_status(int argc, char **argv)
 	bool json = false, table;
 	struct swt_view v;
 	struct swt_dev *d;
-	int watch = 0, c, n, i;
+	int watch = 0, c, n, i, ret;
 	char **names, bad[64];
+	u64 num;
 
 	swt_status_view(&v);
 	while ((c = getopt_long(argc, argv, "jw:o:brnh", opts, NULL)) != -1) {
@@ -469,10 +477,11 @@ static int cmd_status(int argc, char **argv)
 			json = true;
 			break;
 		case 'w':
-			watch = atoi(optarg);
-			if (watch <= 0)
+			if (swt_parse_num(optarg, INT_MAX, &num) || !num)
 				usage_error("status",
-					    "status: --watch needs a positive number of seconds");
+					    "status: --watch needs a positive number of seconds, not '%s'",
+					    optarg);
+			watch = (int)num;
 			break;
 		case 'o':
 			output = optarg;
@@ -498,12 +507,14 @@ static int cmd_status(int argc, char **argv)
 		swt_cols_help(stdout, &v);
 		return 0;
 	}
+	if (json && watch)
+		usage_error("status", "status: --json and --watch do not go together");
 	table = output || v.raw || v.noheadings;
-	if (json && !output)	/* every column but NAME */
-		swt_status_view_json(&v);
-	else if (table && (!output || *output == '+'))
-		swt_cols_select(&v, "NAME," SWT_STATUS_COLS, bad, sizeof(bad));
-	if (output && swt_cols_select(&v, output, bad, sizeof(bad)))
+	ret = swt_status_select(&v, output, json, table, bad, sizeof(bad));
+	if (ret == -2)
+		usage_error("status", "status: too many columns (at most %d)",
+			    SWT_MAX_COLS);
+	if (ret)
 		usage_error("status", "status: unknown column '%s'", bad);
 	v.json = json;
 	if (argc - optind > 1)
@@ -522,19 +533,21 @@ static int cmd_status(int argc, char **argv)
 			printf("\033[H\033[2J");
 		for (i = 0; i < n; i++)
 			read_dev(names[i], &d[i], json);
+		ret = 0;
 		if (json)
 			swt_status_json(stdout, d, n, &v);
 		else if (table)
-			swt_status_table(stdout, d, n, &v);
+			ret = swt_status_table(stdout, d, n, &v);
 		else if (!n)
 			printf("no dm-swaptier devices\n");
-		for (i = 0; i < n && !json && !table; i++)
-			swt_status_human(stdout, &d[i], &v);
+		for (i = 0; i < n && !json && !table && !ret; i++)
+			ret = swt_status_human(stdout, &d[i], &v);
 		for (i = 0; i < n; i++)
 			free((void *)d[i].stats);
+		if (ret || fflush(stdout) || ferror(stdout))
+			errx(EXIT_DEVICE, "status: write error");
 		if (!watch)
 			break;
-		fflush(stdout);
 		sleep(watch);
 	}
 	free(d);
@@ -638,20 +651,21 @@ static int cmd_map(int argc, char **argv)
 	struct swt_status st;
 	bool summary = false;
 	size_t n, i;
-	char *end;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "f:c:sh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			from = strtoull(optarg, &end, 10);
-			if (*end)
-				usage_error("map", "map: --from needs a block number");
+			if (swt_parse_num(optarg, UINT64_MAX, &from))
+				usage_error("map",
+					    "map: --from needs a block number, not '%s'",
+					    optarg);
 			break;
 		case 'c':
-			count = strtoull(optarg, &end, 10);
-			if (*end || !count)
-				usage_error("map", "map: --count needs a positive number");
+			if (swt_parse_num(optarg, UINT64_MAX, &count) || !count)
+				usage_error("map",
+					    "map: --count needs a positive number, not '%s'",
+					    optarg);
 			break;
 		case 's':
 			summary = true;
@@ -724,11 +738,13 @@ static int add_option(char *opt, size_t len, char *arg, u64 *reserve)
 	size_t l = strlen(opt);
 
 	if (!eq) {
-		snprintf(opt + l, len - l, " %s", arg);
+		if ((size_t)snprintf(opt + l, len - l, " %s", arg) >= len - l)
+			usage_error("create", "create: table line too long");
 		return 1;
 	}
 	*eq = 0;
-	snprintf(opt + l, len - l, " %s %s", arg, eq + 1);
+	if ((size_t)snprintf(opt + l, len - l, " %s %s", arg, eq + 1) >= len - l)
+		usage_error("create", "create: table line too long");
 	if (!strcmp(arg, "reserve_blocks"))
 		*reserve = strtoull(eq + 1, NULL, 10);
 	return 2;
@@ -774,7 +790,6 @@ static int cmd_create(int argc, char **argv)
 	u64 size = 0, total = 0, reserve = 0, maxlen;
 	bool swap = false, discard = false;
 	int c, nopt = 0, i, ntiers;
-	size_t off;
 
 	while ((c = getopt_long(argc, argv, "s:o:wdp:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -813,16 +828,11 @@ static int cmd_create(int argc, char **argv)
 	if ((discard || prio) && !swap)
 		usage_error("create",
 			    "create: --discard and --priority go with --swap");
-	off = snprintf(params, sizeof(params), "%d", ntiers);
-	for (i = 0; i < ntiers; i++) {
-		const char *d = argv[optind + 1 + i];
-
-		total += dev_bytes(d) / SWT_BLOCK_SIZE;
-		off += snprintf(params + off, sizeof(params) - off, " %s", d);
-	}
-	if (nopt)
-		snprintf(params + off, sizeof(params) - off, " %d%s", nopt,
-			 opt);
+	if (swt_table_line(params, sizeof(params), ntiers, argv + optind + 1,
+			   nopt, opt))
+		usage_error("create", "create: table line too long");
+	for (i = 0; i < ntiers; i++)
+		total += dev_bytes(argv[optind + 1 + i]) / SWT_BLOCK_SIZE;
 	if (!reserve)
 		reserve = swt_default_reserve(total);
 	maxlen = total > reserve ? (total - reserve) * SWT_BLOCK_SECTORS : 0;
@@ -968,10 +978,34 @@ static int cmd_heat(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * As util-linux's close_stdout: what could not be written is an error
+ * (exit 2), not a silent success. A closed pipe (EPIPE) is not.
+ */
+static void close_stdout(void)
+{
+	bool bad;
+
+	errno = 0;
+	bad = ferror(stdout) != 0;
+	if (fflush(stdout))
+		bad = true;
+	if (fclose(stdout))
+		bad = true;
+	if (bad && errno != EPIPE) {
+		if (errno)
+			warn("write error");
+		else
+			warnx("write error");
+		_exit(EXIT_DEVICE);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
 
+	atexit(close_stdout);
 	if (argc < 2)
 		usage_error(NULL, NULL);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||

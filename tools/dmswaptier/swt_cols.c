@@ -24,26 +24,35 @@ static int col_find(const struct swt_view *v, const char *name, size_t len)
 int swt_cols_select(struct swt_view *v, const char *list, char *bad,
 		    size_t badlen)
 {
-	size_t nsel = 0, len;
+	size_t sel[SWT_MAX_COLS], nsel = 0, len, i;
 	const char *p = list;
 	int c;
 
 	if (*p == '+') {
 		nsel = v->nsel;
+		memcpy(sel, v->sel, nsel * sizeof(sel[0]));
 		p++;
 	}
 	for (;;) {
 		len = strcspn(p, ",");
 		c = col_find(v, p, len);
-		if (c < 0 || nsel == SWT_MAX_COLS) {
+		if (c < 0) {
 			snprintf(bad, badlen, "%.*s", (int)len, p);
 			return -1;
 		}
-		v->sel[nsel++] = c;
+		/* a column named twice is shown once */
+		for (i = 0; i < nsel && sel[i] != (size_t)c; i++)
+			;
+		if (i == nsel) {
+			if (nsel == SWT_MAX_COLS)
+				return -2;
+			sel[nsel++] = c;
+		}
 		if (!p[len])
 			break;
 		p += len + 1;
 	}
+	memcpy(v->sel, sel, nsel * sizeof(sel[0]));
 	v->nsel = nsel;
 	return 0;
 }

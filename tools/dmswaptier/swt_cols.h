@@ -59,8 +59,10 @@ struct swt_view {
 
 /*
  * Choose the columns of @v from @list, comma-separated names (any case);
- * a list starting with '+' adds to the columns already chosen. Returns 0,
- * or -1 with the first unknown name in @bad (@badlen bytes).
+ * a list starting with '+' adds to the columns already chosen. A column
+ * named twice is chosen once. Returns 0, -1 with the first unknown name in
+ * @bad (@badlen bytes), or -2 if more than SWT_MAX_COLS; on error the
+ * choice is kept.
  */
 int swt_cols_select(struct swt_view *v, const char *list, char *bad,
 		    size_t badlen);

@@ -488,14 +488,15 @@ int swt_parse_stats(const char *text, struct swt_stats *s, char *err,
 		if (!eq || eq == p)
 			return fail(err, errlen, "stats: line %zu: '%.*s' is not key=value",
 				    line, (int)klen, p);
-		if (s->n == SWT_STATS_MAX)
-			return fail(err, errlen, "stats: more than %d values",
-				    SWT_STATS_MAX);
 		kv = &s->kv[s->n];
 		vlen = klen - (eq - p) - 1;
-		if ((size_t)(eq - p) >= sizeof(kv->key) || vlen >= sizeof(kv->val))
-			return fail(err, errlen, "stats: line %zu: '%.*s' is too long",
-				    line, (int)klen, p);
+		/* a newer target's: skipped, the rest is still shown */
+		if (s->n == SWT_STATS_MAX || (size_t)(eq - p) >= sizeof(kv->key) ||
+		    vlen >= sizeof(kv->val)) {
+			s->skipped++;
+			p += klen;
+			continue;
+		}
 		memcpy(kv->key, p, eq - p);
 		memcpy(kv->val, eq + 1, vlen);
 		kv->tier = tier;
@@ -503,4 +504,39 @@ int swt_parse_stats(const char *text, struct swt_stats *s, char *err,
 		p += klen;
 	}
 	return 0;
+}
+
+/*----------------------------------------------------------------*/
+
+int swt_parse_num(const char *s, u64 max, u64 *v)
+{
+	unsigned long long n;
+	char *end;
+
+	if (*s < '0' || *s > '9')	/* strtoull takes spaces and signs */
+		return -1;
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (errno || *end || n > max)
+		return -1;
+	*v = n;
+	return 0;
+}
+
+int swt_table_line(char *buf, size_t len, int ntiers, char *const *tiers,
+		   int nopt, const char *opt)
+{
+	size_t off = 0;
+	int i, n;
+
+	n = snprintf(buf, len, "%d", ntiers);
+	for (i = 0; n >= 0 && (size_t)n < len - off && i < ntiers; i++) {
+		off += n;
+		n = snprintf(buf + off, len - off, " %s", tiers[i]);
+	}
+	if (n >= 0 && (size_t)n < len - off && nopt) {
+		off += n;
+		n = snprintf(buf + off, len - off, " %d%s", nopt, opt);
+	}
+	return n >= 0 && (size_t)n < len - off ? 0 : -1;
 }

@@ -86,7 +86,8 @@ int swt_parse_heat(const char *text, u64 h[][SWT_HEAT_BUCKETS],
 /*
  * The stats message: key=value words, on lines that start with "tierN:"
  * for the values of tier N. Keys are only ever added, so they are kept
- * as they come, by name.
+ * as they come, by name; those beyond SWT_STATS_MAX, and keys or values
+ * too long to keep, are skipped (counted in skipped), not an error.
  */
 #define SWT_STATS_MAX	128
 
@@ -98,11 +99,26 @@ struct swt_stat {
 
 struct swt_stats {
 	size_t n;
+	size_t skipped;			/* values not kept */
 	struct swt_stat kv[SWT_STATS_MAX];
 };
 
 int swt_parse_stats(const char *text, struct swt_stats *s, char *err,
 		    size_t errlen);
+
+/*
+ * @s as a number: decimal digits alone, at most @max. Returns 0, or -1
+ * (empty, a sign, spaces, other characters, or out of range).
+ */
+int swt_parse_num(const char *s, u64 max, u64 *v);
+
+/*
+ * The table line of a new device in @buf (@len bytes): @ntiers, the tier
+ * paths, then @nopt and @opt (optional arguments, each after a blank) if
+ * @nopt. Returns 0, or -1 if it does not fit.
+ */
+int swt_table_line(char *buf, size_t len, int ntiers, char *const *tiers,
+		   int nopt, const char *opt);
 
 /* blkparse analysis: requests queued, merged and dispatched per direction. */
 #define SWT_HIST_BUCKETS 10	/* 4K, 8K, ... 2M+ (powers of two) */

@@ -181,6 +181,17 @@ void swt_status_view_json(struct swt_view *v)
 			v->sel[v->nsel++] = i;
 }
 
+int swt_status_select(struct swt_view *v, const char *output, bool json,
+		      bool table, char *bad, size_t badlen)
+{
+	/* +COLS adds to the default of the output asked for */
+	if (json && (!output || *output == '+'))
+		swt_status_view_json(v);
+	else if (table && (!output || *output == '+'))
+		swt_cols_select(v, "NAME," SWT_STATUS_COLS, bad, badlen);
+	return output ? swt_cols_select(v, output, bad, badlen) : 0;
+}
+
 static size_t tier_rows(const struct swt_dev *d, struct tier_row *rows,
 			const void **ptrs)
 {

@@ -21,6 +21,12 @@ struct swt_dev {
 void swt_status_view(struct swt_view *v);
 /* Every column but NAME: the default of --json. */
 void swt_status_view_json(struct swt_view *v);
+/*
+ * The tier columns of status: the default of @json or @table, then
+ * @output (NULL: none) as swt_cols_select() takes it, with its returns.
+ */
+int swt_status_select(struct swt_view *v, const char *output, bool json,
+		      bool table, char *bad, size_t badlen);
 #define SWT_STATUS_COLS "TIER,DEVICE,SIZE,ALLOC,AVAIL,READS,WRITES,HITS,ERRORS,STATE"
 
 /* The human view of one device: a summary around its tier table. */

@@ -12,6 +12,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -101,18 +103,43 @@ static void gp_str(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* @name (ending in XXXXXX) in $TMPDIR, else /tmp. */
+static void tmp_path(char *buf, size_t len, const char *name)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (!tmp || *tmp != '/' ||
+	    (size_t)snprintf(buf, len, "%s/%s", tmp, name) >= len)
+		snprintf(buf, len, "/tmp/%s", name);
+}
+
+/* The --plot data file, removed however the tool exits. */
+static char plot_data[PATH_MAX];
+
+static void remove_plot_data(void)
+{
+	if (*plot_data)
+		unlink(plot_data);
+}
+
 /* --plot: the dispatched-size histograms as a PNG bar chart (gnuplot). */
 static void trace_plot(struct swt_trace *t, const char *png)
 {
-	char data[] = "/tmp/dmswaptier-plot.XXXXXX";
+	char *data = plot_data;
 	size_t i, d, b, col = 2;
 	char *argv[2];
-	int fd, pipefd[2];
+	int fd, pipefd[2], bad;
 	FILE *f, *g;
 	pid_t pid;
 
+	tmp_path(data, sizeof(plot_data), "dmswaptier-plot.XXXXXX");
 	fd = mkstemp(data);
-	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (fd < 0) {
+		*data = 0;
+		err(EXIT_DEVICE, "--plot: cannot make a temporary file");
+	}
+	atexit(remove_plot_data);
+	f = fdopen(fd, "w");
 	if (!f)
 		err(EXIT_DEVICE, "--plot: cannot write a temporary file");
 	fprintf(f, "size");
@@ -130,16 +157,27 @@ static void trace_plot(struct swt_trace *t, const char *png)
 					t->devs[i].dir[d].hist[b]);
 		fprintf(f, "\n");
 	}
-	fclose(f);
+	bad = ferror(f);
+	if (fclose(f) || bad)
+		err(EXIT_DEVICE, "--plot: cannot write %s", data);
 	argv[0] = "gnuplot";
 	argv[1] = NULL;
 	if (pipe2(pipefd, O_CLOEXEC))
 		err(EXIT_DEVICE, "--plot: pipe");
+	/* gnuplot gone (missing, or failed early): EPIPE, not death */
+	signal(SIGPIPE, SIG_IGN);
 	pid = swt_spawn(argv, NULL, pipefd[0], -1, false);
 	close(pipefd[0]);
-	g = fdopen(pipefd[1], "w");
-	if (pid < 0 || !g)
+	if (pid < 0) {
+		close(pipefd[1]);
 		err(EXIT_DEVICE, "--plot: cannot run gnuplot");
+	}
+	g = fdopen(pipefd[1], "w");
+	if (!g) {
+		close(pipefd[1]);
+		swt_wait(pid);
+		err(EXIT_DEVICE, "--plot: cannot run gnuplot");
+	}
 	fputs("set terminal png size 1000,560\nset output ", g);
 	gp_str(g, png);
 	fputs("\n"
@@ -159,13 +197,17 @@ static void trace_plot(struct swt_trace *t, const char *png)
 		fprintf(g, " using %zu:xtic(1)", col);
 	}
 	fputc('\n', g);
-	fclose(g);
-	if (swt_wait(pid))
+	bad = ferror(g);
+	if (fclose(g))
+		bad = 1;
+	/* a failed write is gnuplot's failure: say that */
+	if (swt_wait(pid) || bad)
 		errx(EXIT_DEVICE,
 		     "--plot: gnuplot failed (is gnuplot-nox installed?)");
-	unlink(data);
+	signal(SIGPIPE, SIG_DFL);
 }
 
+/* 0, -1 out of memory, -2 a read error (errno says which). */
 static int analyse_file(struct swt_trace *t, FILE *f)
 {
 	char line[1024];
@@ -173,7 +215,7 @@ static int analyse_file(struct swt_trace *t, FILE *f)
 	while (fgets(line, sizeof(line), f))
 		if (swt_trace_line(t, line))
 			return -1;
-	return 0;
+	return ferror(f) ? -2 : 0;
 }
 
 /* Remove every file of @dir, then @dir. */
@@ -210,9 +252,16 @@ static int parse_trace(struct swt_trace *t, const char *dir, char *base)
 		return -1;
 	pid = swt_spawn(argv, dir, -1, pipefd[1], true);
 	close(pipefd[1]);
-	f = fdopen(pipefd[0], "r");
-	if (pid < 0 || !f)
+	if (pid < 0) {
+		close(pipefd[0]);
 		return -1;
+	}
+	f = fdopen(pipefd[0], "r");
+	if (!f) {
+		close(pipefd[0]);
+		swt_wait(pid);
+		return -1;
+	}
 	rc = analyse_file(t, f);
 	fclose(f);
 	return swt_wait(pid) || rc ? -1 : 0;
@@ -221,17 +270,20 @@ static int parse_trace(struct swt_trace *t, const char *dir, char *base)
 /* blktrace every tier of @name for @seconds, then parse what it wrote. */
 static void trace_device(struct swt_trace *t, const char *name, int seconds)
 {
-	char dir[] = "/tmp/dmswaptier-trace.XXXXXX", secs[16], path[PATH_MAX];
-	char dn[SWT_MAX_TIERS][160], *argv[6 + 2 * SWT_MAX_TIERS];
+	char dir[PATH_MAX], secs[16], path[PATH_MAX + 192];
+	char dn[SWT_MAX_TIERS][160], *argv[7 + 2 * SWT_MAX_TIERS];
+	struct sigaction sa = { .sa_handler = SIG_IGN }, old;
 	struct swt_table tb;
 	unsigned int i, k = 0;
 	pid_t pid;
 
 	get_table(name, &tb);
+	tmp_path(dir, sizeof(dir), "dmswaptier-trace.XXXXXX");
 	if (!mkdtemp(dir))
 		err(EXIT_DEVICE, "cannot make a temporary directory");
 	snprintf(secs, sizeof(secs), "%d", seconds);
 	argv[k++] = "timeout";
+	argv[k++] = "--foreground";	/* blktrace gets the terminal's ^C */
 	argv[k++] = "-s";
 	argv[k++] = "INT";
 	argv[k++] = secs;
@@ -242,9 +294,20 @@ static void trace_device(struct swt_trace *t, const char *name, int seconds)
 		argv[k++] = dn[i];
 	}
 	argv[k] = NULL;
+	/*
+	 * Ctrl-C ends the trace early, not the tool: blktrace (SIGINT
+	 * default again in the child) stops cleanly on it, and what it
+	 * wrote is parsed and removed as ever. Ignored until then: a ^C
+	 * while blkparse runs fails the parse, which cleans up too.
+	 */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old);
 	pid = swt_spawn(argv, dir, -1, -2, true);
-	if (pid < 0)
+	if (pid < 0) {
+		sigaction(SIGINT, &old, NULL);
+		remove_dir(dir);
 		err(EXIT_DEVICE, "cannot run blktrace");
+	}
 	swt_wait(pid);
 	for (i = 0; i < tb.nr_tiers; i++) {
 		char *base = strrchr(dn[i], '/') ? strrchr(dn[i], '/') + 1 :
@@ -259,6 +322,7 @@ static void trace_device(struct swt_trace *t, const char *name, int seconds)
 		}
 	}
 	remove_dir(dir);
+	sigaction(SIGINT, &old, NULL);
 }
 
 int cmd_trace(int argc, char **argv)
@@ -275,7 +339,8 @@ int cmd_trace(int argc, char **argv)
 	struct swt_trace t = { 0 };
 	bool analyse = false, json = false;
 	const char *plot = NULL;
-	int c, i, seconds = 10;
+	int c, i, rc, seconds = 10;
+	u64 num;
 
 	while ((c = getopt_long(argc, argv, "as:jp:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -286,10 +351,11 @@ int cmd_trace(int argc, char **argv)
 			plot = optarg;
 			break;
 		case 's':
-			seconds = atoi(optarg);
-			if (seconds <= 0)
+			if (swt_parse_num(optarg, INT_MAX, &num) || !num)
 				usage_error("trace",
-					    "trace: --seconds needs a positive number");
+					    "trace: --seconds needs a positive number, not '%s'",
+					    optarg);
+			seconds = (int)num;
 			break;
 		case 'j':
 			json = true;
@@ -311,7 +377,10 @@ int cmd_trace(int argc, char **argv)
 
 		if (!f)
 			err(EXIT_DEVICE, "%s", argv[i]);
-		if (analyse_file(&t, f))
+		rc = analyse_file(&t, f);
+		if (rc == -2)
+			err(EXIT_DEVICE, "%s: read error", argv[i]);
+		if (rc)
 			errx(EXIT_DEVICE, "out of memory");
 		if (f != stdin)
 			fclose(f);
