@@ -5,9 +5,10 @@
 # One JSON object per run goes to $SWT_OUT/runs.jsonl, then the fio
 # comparison of dm-swaptier with dm-linear.
 #
-#   bench/guest.sh SCALE [CONFIGS [WORKLOADS]]
+#   bench/guest.sh SCALE [CONFIGS [WORKLOADS [OPTS]]]
 #	SCALE: quick or full (sizes below); CONFIGS and WORKLOADS: "all"
-#	(the default: the scale's plan below) or comma-separated subsets
+#	(the default: the scale's plan below) or comma-separated subsets;
+#	OPTS: table option words added to every dm-swaptier device
 #
 # The disks stand for what users have, and report it as the kernel would:
 #   fast  an SSD (non-rotational, unthrottled), every pair's first tier
@@ -20,6 +21,8 @@
 set -u
 CASE=bench
 scale=${1:-quick}
+# shellcheck disable=SC2206 # option words, split on purpose
+xopts=(${4:-})
 F=$SWT_DISK_FAST S=$SWT_DISK_SLOW G=$SWT_DISK_BIG H=$SWT_DISK_HDD
 sb=$SWT_TOP/build/bin/swapbench
 runs=$SWT_OUT/runs.jsonl
@@ -77,9 +80,9 @@ disks=""
 for d in fast:$F hdd:$H slow:$S big:$G; do
 	disks+="${disks:+,}\"${d%%:*}\":{\"rotational\":$(cat "/sys/block/$(basename "${d#*:}")/queue/rotational"),\"mib\":$(($(blockdev --getsize64 "${d#*:}") >> 20))}"
 done
-printf '{"scale":"%s","ram_mib":%d,"avail_mib":%d,"kernel":"%s","pressure_mib":%d,"hotcold_mib":%d,"hotcold_accesses":%d,"aged_rounds":%d,"idle_mib":%d,"disks":{%s},"plan":[%s]}\n' \
+printf '{"scale":"%s","ram_mib":%d,"avail_mib":%d,"kernel":"%s","pressure_mib":%d,"hotcold_mib":%d,"hotcold_accesses":%d,"aged_rounds":%d,"idle_mib":%d,"swaptier_opts":"%s","disks":{%s},"plan":[%s]}\n' \
 	"$scale" "$ram" "$avail" "$(uname -r)" "$p_mib" "$hc_mib" "$hc_acc" \
-	"$aged_rounds" "$idle_mib" "$disks" \
+	"$aged_rounds" "$idle_mib" "${xopts[*]}" "$disks" \
 	"$(printf '"%s",' "${plan[@]}" | sed 's/,$//')" >"$SWT_OUT/meta.json"
 
 # ---- configurations: setup prints the devices to trace (fast first) ----
@@ -121,12 +124,12 @@ setup_swaptier() {
 	local s; s=$(slow_of "$1")
 	[ "$(cat "/sys/block/$(basename "$s")/queue/rotational")" = 1 ] &&
 		echo false >"$vma_ra"
-	swt_create bs "$(swt_max_len "$F" "$s")" "$F" "$s" -- discard_passdown &&
+	swt_create bs "$(swt_max_len "$F" "$s")" "$F" "$s" -- discard_passdown "${xopts[@]}" &&
 		mkswap -q /dev/mapper/bs >/dev/null &&
 		swapon --discard /dev/mapper/bs && echo "$F $s"
 }
 setup_swaptier_single() {
-	swt_create bs "$(swt_max_len "$G")" "$G" -- discard_passdown &&
+	swt_create bs "$(swt_max_len "$G")" "$G" -- discard_passdown "${xopts[@]}" &&
 		mkswap -q /dev/mapper/bs >/dev/null &&
 		swapon --discard /dev/mapper/bs && echo "$G"
 }

@@ -328,6 +328,9 @@ def main():
               f"{meta.get('idle_mib')} MiB is swapped out first, then the 20/80 load "
               f"of the rest runs; the idle process verifies its pages at the end). "
               f"Every page read back is verified.")
+    if meta.get("swaptier_opts"):
+        md += ["", f"A variant: every dm-swaptier device had the table options "
+               f"`{meta['swaptier_opts']}` (`bench/run.sh --opts`)."]
     md += ["", "Disks, as the kernel sees them:", "",
            f"- fast: an SSD, unthrottled file, {rot('fast')}; every pair's first tier",
            f"- hdd: a rotating disk, QEMU `throttling.iops-total=200,"

@@ -5,21 +5,25 @@
 # plots.
 #
 #   bench/run.sh [--quick] [--out DIR] [--configs C,...] [--workloads W,...]
-#                [SERIES...]                             (default: 6.1 6.12)
+#                [--opts "KEY VALUE ..."] [SERIES...]      (default: 6.1 6.12)
 #
 # Full runs write bench/results/<kernel>-<date>.{json,md} and PNGs there;
 # --quick (make bench-quick, part of make check) uses tiny sizes, writes
 # under build/bench-quick, and prints ok/not ok lines: every configuration
 # ran, every workload verified its data, every figure was produced.
+# --opts adds table options (tunables, docs/dm-swaptier.rst) to every
+# dm-swaptier configuration, to measure a variant; the report says so and
+# is named -partial.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-scale=full out="" cfgs="" wls=""
+scale=full out="" cfgs="" wls="" opts=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) scale=quick; shift ;;
 	--out) out=$2; shift 2 ;;
 	--configs) cfgs=$2; shift 2 ;;
 	--workloads) wls=$2; shift 2 ;;
+	--opts) opts=$2; shift 2 ;;
 	-*) echo "bench/run.sh: unknown option '$1'" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -52,7 +56,7 @@ for s in "${series[@]}"; do
 	echo "# bench: $s, $scale, guest $mem, disks ${disks[*]}"
 	"$top/tests/vm/run.sh" --kernel "$s" --out "$vm" --mem "$mem" \
 		--timeout "$tmo" "${disks[@]}" -- "$top/bench/guest.sh" "$scale" \
-		"${cfgs:-all}" "${wls:-all}" >"$vm/run.log" 2>&1
+		"${cfgs:-all}" "${wls:-all}" "$opts" >"$vm/run.log" 2>&1
 	rc=$?
 	# the guest's own ok/not ok lines: one per configuration and workload
 	grep -aE '^(ok|not ok|#) ' "$vm/guest.log" 2>/dev/null | sed "s|^\(not \)*ok bench/|&$s/|"
@@ -85,7 +89,7 @@ for s in "${series[@]}"; do
 	name=${abi:-$s}-$(date +%Y-%m-%d)
 	[ $scale = quick ] && name=$s
 	# a chosen subset never replaces a full run's report
-	[ -n "$cfgs$wls" ] && name+=-partial
+	[ -n "$cfgs$wls$opts" ] && name+=-partial
 	if python3 "$top/bench/report.py" --meta "$vm/meta.json" \
 		--runs "$vm/runs.jsonl" --base "$vm" --out "$out/$name" --series "$s" \
 		--check; then
