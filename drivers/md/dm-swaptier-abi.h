@@ -46,7 +46,8 @@ static inline unsigned int swt_default_reserve(unsigned long long nr_physical)
 #define SWT_STATE_DEMOTING	'D'	/* below low_watermark */
 #define SWT_STATE_EVACUATING	'E'
 #define SWT_STATE_EVACUATED	'X'	/* empty, takes no new blocks */
-#define SWT_STATE_LETTERS	"-DEX"
+#define SWT_STATE_REFUSING	'R'	/* failed a write: others take them */
+#define SWT_STATE_LETTERS	"-DEXR"
 
 /* The heat message: buckets 0, 1, 2-3, 4-7, ..., 64 and hotter. */
 #define SWT_HEAT_BUCKETS	8U

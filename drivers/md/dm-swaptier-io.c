@@ -13,11 +13,19 @@
  *
  * Nothing here allocates memory or waits on an allocation: per-bio data
  * carries what end_io needs, and the workers run on WQ_MEM_RECLAIM queues.
+ * A write that memory reclaim sent (a swap-out from kswapd or a direct
+ * reclaimer, which run with PF_MEMALLOC) is submitted by the workers with
+ * PF_MEMALLOC too, as the reclaimer would have: a tier that allocates in
+ * its submit path (zram) then takes from the reserves or fails at once,
+ * instead of entering reclaim that only these very writes can help.
+ * A one-block write a tier fails is placed again, on a slower tier, and
+ * that tier refuses writes until it gets blocks back (zram at mem_limit).
  */
 #include "dm-swaptier.h"
 
 #include <linux/blkdev.h>
 #include <linux/jiffies.h>
+#include <linux/sched/mm.h>
 #include <linux/sort.h>
 
 /* Queue the worker once this many freed blocks wait to be reclaimed. */
@@ -42,6 +50,9 @@ struct swt_bio {
 	u8 kind;
 	u8 tier;
 	u8 ticket;
+	u8 failed;		/* tiers that failed this write, a bit each */
+	bool reclaim;		/* memory reclaim wrote it (PF_MEMALLOC) */
+	struct bvec_iter iter;	/* a write's data, to place it again */
 };
 
 bool __swt_io_kick_needed(struct swt_pool *pool)
@@ -98,6 +109,25 @@ static int swt_io_read(struct swt_target *st, struct bio *bio,
 	return DM_MAPIO_REMAPPED;
 }
 
+/*
+ * Submit a write placed by a worker in the context its writer had: with
+ * PF_MEMALLOC if memory reclaim sent it.
+ */
+static void swt_io_submit_placed(struct swt_pool *pool, struct bio *bio,
+				 struct swt_bio *sb)
+{
+	/* the bio and @sb may be gone once submitted (zram ends it inside) */
+	bool reclaim = sb->reclaim;
+	unsigned int noreclaim = 0;
+
+	swt_io_remap(pool, bio, sb->tier, sb->pblk);
+	if (reclaim)
+		noreclaim = memalloc_noreclaim_save();
+	dm_submit_bio_remap(bio, NULL);
+	if (reclaim)
+		memalloc_noreclaim_restore(noreclaim);
+}
+
 static void swt_io_start_write(struct swt_bio *sb, const struct swt_alloc *a)
 {
 	sb->kind = SWT_BIO_WRITE;
@@ -143,6 +173,8 @@ static int swt_io_write(struct swt_target *st, struct bio *bio,
 	struct swt_alloc a;
 	unsigned long flags;
 
+	sb->failed = 0;
+	sb->iter = bio->bi_iter;
 	if (swt_io_gather(pool, bio, sb))
 		return DM_MAPIO_SUBMITTED;
 
@@ -215,6 +247,7 @@ int swt_io_map(struct dm_target *ti, struct bio *bio)
 	struct swt_bio *sb = dm_per_bio_data(bio, sizeof(*sb));
 
 	sb->kind = SWT_BIO_OTHER;
+	sb->reclaim = current->flags & PF_MEMALLOC;
 	if (unlikely(test_bit(SWT_POOL_FAILED, &st->pool->flags)))
 		return DM_MAPIO_KILL;
 
@@ -250,6 +283,31 @@ int swt_io_map(struct dm_target *ti, struct bio *bio)
 	}
 }
 
+/*
+ * A tier failed the write @bio (zram at its mem_limit, a failing disk):
+ * if a slower tier takes writes, the tier refuses them for now, and the
+ * write waits on the deferred list to be placed again, with its data as
+ * it came, on a tier that has not failed it yet.
+ */
+static bool __swt_io_place_again(struct swt_pool *pool, struct bio *bio,
+				 struct swt_bio *sb)
+{
+	lockdep_assert_held(&pool->lock);
+	sb->failed |= BIT(sb->tier);
+	if (!swt_map_tier_refused(&pool->map, sb->tier))
+		return false;
+	pool->map.st.tier[sb->tier].refused++;
+	sb->kind = SWT_BIO_OTHER;
+	/* as it came, less what dm_accept_partial_bio() left to others */
+	bio->bi_iter = sb->iter;
+	bio->bi_iter.bi_size = sb->len * SWT_BLOCK_SIZE;
+	bio->bi_status = BLK_STS_OK;
+	bio_clear_flag(bio, BIO_QUIET);
+	bio_list_add(&pool->deferred, bio);
+	pool->map.st.deferred++;
+	return true;
+}
+
 int swt_io_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 {
 	struct swt_target *st = ti->private;
@@ -257,18 +315,26 @@ int swt_io_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 	struct swt_bio *sb = dm_per_bio_data(bio, sizeof(*sb));
 	struct swt_tier_stats *ts;
 	unsigned long flags;
-	bool kick, plan = false;
+	bool kick, plan = false, again = false;
+	unsigned int tier = sb->tier;
+	bool read = sb->kind == SWT_BIO_READ;
+	u32 off;
 
 	if (sb->kind == SWT_BIO_OTHER)
 		return DM_ENDIO_DONE;
 
 	spin_lock_irqsave(&pool->lock, flags);
-	ts = &pool->map.st.tier[sb->tier];
+	/* once placed again, the worker may own @bio and @sb at any time */
+	off = swt_map_tier_offset(&pool->map, sb->pblk);
+	ts = &pool->map.st.tier[tier];
 	if (sb->kind == SWT_BIO_READ) {
 		swt_map_read_end(&pool->map, sb->ticket);
 	} else if (*error) {
 		/* the block keeps its previous mapping */
 		swt_map_abort(&pool->map, sb->pblk, sb->len);
+		again = __swt_io_place_again(pool, bio, sb);
+		/* demotion gives a refusing tier back what it lacks */
+		plan = again;
 	} else {
 		swt_map_commit(&pool->map, sb->lblk, sb->pblk, sb->len);
 		pool->pol.ops->fill(&pool->pol, sb->lblk, sb->len);
@@ -280,17 +346,20 @@ int swt_io_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 	kick = __swt_io_kick_needed(pool);
 	spin_unlock_irqrestore(&pool->lock, flags);
 
-	/* The tier fell below its low watermark: start demoting now. */
+	/* The tier fell below its low watermark, or refuses: demote now. */
 	if (plan)
 		swt_mig_kick(pool);
 
 	if (*error)
-		DMERR_LIMIT("tier %u: %s error %d at block %u", sb->tier,
-			    sb->kind == SWT_BIO_READ ? "read" : "write",
-			    blk_status_to_errno(*error),
-			    swt_map_tier_offset(&pool->map, sb->pblk));
-	if (kick)
+		DMERR_LIMIT("tier %u: %s error %d at block %u%s", tier,
+			    read ? "read" : "write", blk_status_to_errno(*error),
+			    off, again ? ", written to another tier instead" : "");
+	if (kick || again)
 		swt_io_kick(pool);
+	if (again) {
+		*error = BLK_STS_OK;
+		return DM_ENDIO_INCOMPLETE;
+	}
 	return DM_ENDIO_DONE;
 }
 
@@ -364,28 +433,69 @@ static void swt_io_trim_worker(struct work_struct *work)
 	swt_io_trim_kick(pool);
 }
 
-/* Writes that found no free block: place them now, in arrival order. */
+/*
+ * Place @sb's @len blocks on one run of a tier it has not failed on: a
+ * shorter run is given back and one more is tried (the frontier's rest
+ * was short), as the worker cannot split the bio.
+ */
+static bool __swt_io_alloc_whole(struct swt_pool *pool, struct swt_bio *sb,
+				 u32 len, struct swt_alloc *a)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&pool->lock);
+	for (i = 0; i < 2; i++) {
+		if (!swt_map_alloc_avoid(&pool->map, smp_processor_id(), len,
+					 sb->failed, a))
+			return false;
+		if (a->len == len)
+			return true;
+		swt_map_abort(&pool->map, a->pblk, a->len);
+	}
+	return false;
+}
+
+/*
+ * Writes that found no free block, and writes a tier failed: place them
+ * now, in arrival order. A failed write that finds no room on the tiers
+ * it has not failed on fails after all.
+ */
 static void swt_io_deferred(struct swt_pool *pool)
 {
 	struct swt_bio *sb;
 	struct swt_alloc a;
 	struct bio *bio;
+	bool got;
+	u32 lblk;
 
 	for (;;) {
 		spin_lock_irq(&pool->lock);
 		bio = bio_list_peek(&pool->deferred);
-		if (!bio || !swt_map_alloc(&pool->map, smp_processor_id(), 1,
-					   &a)) {
+		if (!bio) {
+			spin_unlock_irq(&pool->lock);
+			return;
+		}
+		sb = dm_per_bio_data(bio, sizeof(*sb));
+		got = __swt_io_alloc_whole(pool, sb, sb->len, &a);
+		if (!got && !sb->failed) {
 			spin_unlock_irq(&pool->lock);
 			return;
 		}
 		bio_list_pop(&pool->deferred);
-		sb = dm_per_bio_data(bio, sizeof(*sb));
-		swt_io_start_write(sb, &a);
+		if (got)
+			swt_io_start_write(sb, &a);
+		lblk = from_lblk(sb->lblk);
 		spin_unlock_irq(&pool->lock);
 
-		swt_io_remap(pool, bio, a.tier, a.pblk);
-		dm_submit_bio_remap(bio, NULL);
+		if (got) {
+			swt_io_submit_placed(pool, bio, sb);
+			continue;
+		}
+		DMERR_LIMIT("write of block %u failed: no room on the tiers that did not fail it",
+			    lblk);
+		/* sb->kind is SWT_BIO_OTHER: end_io lets the error through */
+		bio->bi_status = BLK_STS_IOERR;
+		bio_endio(bio);
 	}
 }
 
@@ -477,8 +587,7 @@ static void swt_io_batch_worker(struct work_struct *work)
 			if (!bio)
 				continue;
 			sb = dm_per_bio_data(bio, sizeof(*sb));
-			swt_io_remap(pool, bio, sb->tier, sb->pblk);
-			dm_submit_bio_remap(bio, NULL);
+			swt_io_submit_placed(pool, bio, sb);
 		}
 		blk_finish_plug(&plug);
 		/* a short tail waits for its own jiffy, to gather more */

@@ -241,8 +241,16 @@ bool swt_map_trim_next(struct swt_map *m, u32 max, swt_pblk_t *pblk, u32 *len,
 
 void swt_map_trim_done(struct swt_map *m, swt_pblk_t pblk, u32 len)
 {
+	struct swt_tier *tr = &m->tier[swt_map_tier_of(m, pblk)];
 	u32 p = from_pblk(pblk);
 	u32 i;
+
+	/* what a refusing tier was short of (zram: memory) came back */
+	if (tr->refusing) {
+		tr->refuse_trims += len;
+		if (tr->refuse_trims >= SWT_REFUSE_TRIMS)
+			tr->refusing = false;
+	}
 
 	for (i = 0; i < len; i++) {
 		if (WARN_ON(m->p2l[p + i] != SWT_P_TRIMMING))
@@ -283,8 +291,32 @@ static void swt_tier_steal(struct swt_map *m, unsigned int t)
 void swt_map_set_alloc(struct swt_map *m, unsigned int t, bool on)
 {
 	m->tier[t].no_alloc = !on;
+	m->tier[t].refusing = false;
 	if (!on)
 		swt_tier_steal(m, t);
+}
+
+bool swt_map_tier_refused(struct swt_map *m, unsigned int t)
+{
+	unsigned int s;
+
+	for (s = t + 1; s < m->nr_tiers; s++)
+		if (!m->tier[s].no_alloc && !m->tier[s].refusing)
+			break;
+	/* the slowest tier that takes writes never refuses them */
+	if (s == m->nr_tiers)
+		return false;
+	m->tier[t].refusing = true;
+	m->tier[t].refuse_trims = 0;
+	return true;
+}
+
+void swt_map_end_refusals(struct swt_map *m)
+{
+	unsigned int t;
+
+	for (t = 0; t < m->nr_tiers; t++)
+		m->tier[t].refusing = false;
 }
 
 void swt_map_close_frontiers(struct swt_map *m)
@@ -390,14 +422,15 @@ bool swt_map_alloc_on(struct swt_map *m, unsigned int t, u32 want,
 
 	if (m->ready.count)
 		swt_map_reclaim(m, max(want, SWT_RECLAIM_INLINE));
-	if (m->tier[t].no_alloc || !swt_frontier_ready(m, f, t, want))
+	if (m->tier[t].no_alloc || m->tier[t].refusing ||
+	    !swt_frontier_ready(m, f, t, want))
 		return false;
 	swt_frontier_take(m, f, t, want, a);
 	return true;
 }
 
-bool swt_map_alloc(struct swt_map *m, unsigned int cpu, u32 want,
-		   struct swt_alloc *a)
+bool swt_map_alloc_avoid(struct swt_map *m, unsigned int cpu, u32 want,
+			 unsigned long avoid, struct swt_alloc *a)
 {
 	struct swt_frontier *f = NULL;
 	unsigned int t;
@@ -406,26 +439,44 @@ bool swt_map_alloc(struct swt_map *m, unsigned int cpu, u32 want,
 		swt_map_reclaim(m, max(want, SWT_RECLAIM_INLINE));
 
 	for (t = 0; t < m->nr_tiers; t++) {
-		if (m->tier[t].no_alloc)
+		if (m->tier[t].no_alloc || m->tier[t].refusing ||
+		    (avoid & BIT(t)))
 			continue;
 		f = swt_front(m, cpu, t);
 		if (swt_frontier_ready(m, f, t, want))
 			break;
 	}
 	if (t == m->nr_tiers) {
-		if (!m->trim.count)
-			return false;
 		/* Out of room: blocks waiting for a discard are free too. */
-		while (m->trim.count) {
-			swt_release(m, swt_chain_pop(m, &m->trim), false);
-			m->st.trims_skipped++;
+		if (m->trim.count) {
+			while (m->trim.count) {
+				swt_release(m, swt_chain_pop(m, &m->trim), false);
+				m->st.trims_skipped++;
+			}
+			return swt_map_alloc_avoid(m, cpu, want, avoid, a);
 		}
-		return swt_map_alloc(m, cpu, want, a);
+		/* Nothing else has room: try the refusing tiers again. */
+		for (t = 0; t < m->nr_tiers; t++)
+			if (m->tier[t].refusing && !m->tier[t].no_alloc &&
+			    !(avoid & BIT(t)))
+				break;
+		if (t == m->nr_tiers)
+			return false;
+		for (t = 0; t < m->nr_tiers; t++)
+			if (!(avoid & BIT(t)))
+				m->tier[t].refusing = false;
+		return swt_map_alloc_avoid(m, cpu, want, avoid, a);
 	}
 	swt_frontier_take(m, f, t, want, a);
 	m->st.write_allocs += a->len;
 	m->st.seq_writes += a->seq ? a->len : a->len - 1;
 	return true;
+}
+
+bool swt_map_alloc(struct swt_map *m, unsigned int cpu, u32 want,
+		   struct swt_alloc *a)
+{
+	return swt_map_alloc_avoid(m, cpu, want, 0, a);
 }
 
 /*----------------------------------------------------------------*/

@@ -53,6 +53,7 @@ struct swt_tier_stats {
 	u64 reads;		/* read bios served by this tier */
 	u64 writes;		/* write bios placed on this tier */
 	u64 errors;		/* bios this tier completed with an error */
+	u64 refused;		/* failed writes placed again on a slower tier */
 };
 
 /*
@@ -89,6 +90,13 @@ struct swt_tier {
 	u32 nr_mapped;		/* blocks a logical block points to */
 	u32 cursor;		/* where the next extent search starts */
 	bool no_alloc;		/* being evacuated: nothing new lands here */
+	/*
+	 * A write failed here (zram at its mem_limit, a failing disk): new
+	 * writes go to other tiers until SWT_REFUSE_TRIMS blocks of this one
+	 * have been discarded, or until no other tier has room.
+	 */
+	bool refusing;
+	u32 refuse_trims;	/* blocks discarded since it refused */
 };
 
 /* An open extent a CPU allocates from, one per CPU and tier. */
@@ -198,15 +206,21 @@ u64 swt_map_bytes(const struct swt_map *m);
 
 /*
  * Allocate up to @want physically consecutive blocks for a write from the
- * fastest tier with room, through @cpu's frontier. Returns false when no
- * block is free right now (the caller retries after blocks are reclaimed).
+ * fastest tier with room, through @cpu's frontier; a refusing tier only
+ * when no other has room. Returns false when no block is free right now
+ * (the caller retries after blocks are reclaimed).
  */
 bool swt_map_alloc(struct swt_map *m, unsigned int cpu, u32 want,
 		   struct swt_alloc *a);
 
+/* The same, on none of the tiers whose bit is set in @avoid. */
+bool swt_map_alloc_avoid(struct swt_map *m, unsigned int cpu, u32 want,
+			 unsigned long avoid, struct swt_alloc *a);
+
 /*
  * Allocate up to @want consecutive blocks on tier @t itself, through the
- * migration frontier. Returns false if the tier has no free block.
+ * migration frontier. Returns false if the tier has no free block, or
+ * refuses writes.
  */
 bool swt_map_alloc_on(struct swt_map *m, unsigned int t, u32 want,
 		      struct swt_alloc *a);
@@ -216,6 +230,17 @@ bool swt_map_alloc_on(struct swt_map *m, unsigned int t, u32 want,
  * back the unused part of every frontier on it.
  */
 void swt_map_set_alloc(struct swt_map *m, unsigned int t, bool on);
+
+/*
+ * A write to tier @t failed: if a slower tier takes writes, where the
+ * failed one may go instead, tier @t refuses new ones for now and this
+ * returns true. Restarting allocation on a tier (swt_map_set_alloc())
+ * ends its refusal.
+ */
+bool swt_map_tier_refused(struct swt_map *m, unsigned int t);
+
+/* Every tier takes writes again (a resume: a tier may have been fixed). */
+void swt_map_end_refusals(struct swt_map *m);
 
 /*
  * A write of @len blocks from @lblk to the blocks allocated at @pblk has
@@ -282,6 +307,12 @@ static inline bool swt_map_reclaim_pending(const struct swt_map *m)
  */
 bool swt_map_trim_next(struct swt_map *m, u32 max, swt_pblk_t *pblk, u32 *len,
 		       unsigned int *tier);
+/*
+ * The run is discarded: free its blocks. A refusing tier takes writes
+ * again once SWT_REFUSE_TRIMS of its blocks were discarded (for zram, the
+ * memory they held is back).
+ */
+#define SWT_REFUSE_TRIMS	256U
 void swt_map_trim_done(struct swt_map *m, swt_pblk_t pblk, u32 len);
 
 /* Return every frontier's unused blocks to the tiers. */

@@ -14,8 +14,9 @@ static u64 __swt_msg_pool_bytes(struct swt_pool *pool)
 }
 
 /*
- * A tier's state letter: D demoting (fell below low_watermark), E being
- * evacuated, X evacuated (empty, takes no blocks), - none of these.
+ * A tier's state letter: E being evacuated, X evacuated (empty, takes no
+ * blocks), R refusing writes (it failed one), D demoting (fell below
+ * low_watermark), - none of these; the first that applies.
  */
 static char __swt_msg_tier_state(struct swt_pool *pool, unsigned int t)
 {
@@ -23,6 +24,8 @@ static char __swt_msg_tier_state(struct swt_pool *pool, unsigned int t)
 	if (pool->plan.evacuate == (int)t)
 		return pool->map.tier[t].nr_mapped ? SWT_STATE_EVACUATING :
 						     SWT_STATE_EVACUATED;
+	if (pool->map.tier[t].refusing)
+		return SWT_STATE_REFUSING;
 	return pool->plan.demoting[t] ? SWT_STATE_DEMOTING : SWT_STATE_NONE;
 }
 
@@ -215,11 +218,14 @@ static int swt_msg_stats(struct swt_target *st, char **argv, char *result,
 	unsigned int sz = 0, t;
 
 	spin_lock_irq(&pool->lock);
-	for (t = 0; t < m->nr_tiers; t++)
-		DMEMIT("tier%u: mapped=%u blocks=%u free=%u reads=%llu writes=%llu errors=%llu\n",
-		       t, m->tier[t].nr_mapped, m->tier[t].nr_blocks,
-		       m->tier[t].nr_free, m->st.tier[t].reads,
-		       m->st.tier[t].writes, m->st.tier[t].errors);
+	for (t = 0; t < m->nr_tiers; t++) {
+		DMEMIT("tier%u: mapped=%u blocks=%u free=%u ", t,
+		       m->tier[t].nr_mapped, m->tier[t].nr_blocks,
+		       m->tier[t].nr_free);
+		DMEMIT("reads=%llu writes=%llu errors=%llu refused=%llu\n",
+		       m->st.tier[t].reads, m->st.tier[t].writes,
+		       m->st.tier[t].errors, m->st.tier[t].refused);
+	}
 	DMEMIT("mapped=%u logical=%u physical=%u reserve=%u\n",
 	       m->nr_mapped, m->nr_logical, m->nr_physical, m->reserve);
 	DMEMIT("write_allocs=%llu seq_writes=%llu deferred=%llu batched=%llu batches=%llu\n",

@@ -5,6 +5,10 @@
  * The planner sweeps each tier's physical blocks with a clock hand and
  * takes runs of consecutive mapped blocks whose heat qualifies, so that one
  * copy reads a contiguous source and writes a contiguous destination.
+ * Demotion sweeps the logical blocks instead: the runs it finds go down in
+ * logical order, one after the other at the slower tier's migration
+ * frontier, so that slots swap reads together (its readahead of the slots
+ * around a fault) lie together on the slower tier and merge there.
  */
 #include "dm-swaptier-plan.h"
 
@@ -99,6 +103,7 @@ void swt_plan_aged(struct swt_planner *pl)
 	memset(pl->level, 0, sizeof(pl->level));
 	/* what was swept before was judged by the old heats */
 	memset(pl->swept, 0, sizeof(pl->swept));
+	memset(pl->dswept, 0, sizeof(pl->dswept));
 }
 
 bool swt_plan_wanted(const struct swt_planner *pl, const struct swt_map *m,
@@ -165,6 +170,67 @@ static u32 swt_plan_sweep(struct swt_planner *pl, const struct swt_map *m,
 	return 0;
 }
 
+/*
+ * Move tier @t's demotion hand over at most *@budget logical blocks, to
+ * the first one on tier @t that @w wants; take it and the logical blocks
+ * after it that @w wants and that follow it on the tier too, up to @max.
+ * Returns the run's length, 0 if none was found.
+ */
+static u32 swt_plan_sweep_logical(struct swt_planner *pl,
+				  const struct swt_map *m, unsigned int t,
+				  const struct swt_want *w, u32 max,
+				  u32 *budget, struct swt_plan *plan)
+{
+	const struct swt_tier *tr = &m->tier[t];
+	u32 l, p, n;
+
+	while (*budget) {
+		(*budget)--;
+		l = pl->dhand[t] < m->nr_logical ? pl->dhand[t] : 0;
+		pl->dhand[t] = l + 1 < m->nr_logical ? l + 1 : 0;
+		pl->dswept[t]++;
+		p = from_pblk(m->l2p[l]);
+		if (p < tr->start || p - tr->start >= tr->nr_blocks ||
+		    swt_map_owner(m, p) != l || !swt_plan_takes(w, l))
+			continue;
+		plan->lblk[0] = to_lblk(l);
+		for (n = 1; n < max && l + n < m->nr_logical &&
+		     p + n < tr->start + tr->nr_blocks; n++) {
+			if (from_pblk(m->l2p[l + n]) != p + n ||
+			    swt_map_owner(m, p + n) != l + n ||
+			    !swt_plan_takes(w, l + n))
+				break;
+			plan->lblk[n] = to_lblk(l + n);
+		}
+		pl->dhand[t] = l + n < m->nr_logical ? l + n : 0;
+		pl->dswept[t] = 0;
+		plan->src = to_pblk(p);
+		plan->from = t;
+		return n;
+	}
+	return 0;
+}
+
+/* The clock hand goes on right after what @plan moves. */
+static void swt_plan_rewind(struct swt_planner *pl, const struct swt_map *m,
+			    const struct swt_plan *plan)
+{
+	const struct swt_tier *tr = &m->tier[plan->from];
+	u32 next = from_pblk(plan->src) - tr->start + plan->len;
+
+	pl->hand[plan->from] = next < tr->nr_blocks ? next : 0;
+}
+
+/* The demotion hand goes on right after what @plan moves. */
+static void swt_plan_rewind_logical(struct swt_planner *pl,
+				    const struct swt_map *m, unsigned int t,
+				    const struct swt_plan *plan)
+{
+	u32 next = from_lblk(plan->lblk[0]) + plan->len;
+
+	pl->dhand[t] = next < m->nr_logical ? next : 0;
+}
+
 /* Allocate the destination of a @len block run on tier @to. */
 static bool swt_plan_dst(struct swt_map *m, unsigned int to, u32 len,
 			 struct swt_plan *plan)
@@ -192,7 +258,7 @@ static enum swt_plan_result swt_plan_evac(struct swt_planner *pl,
 		return SWT_PLAN_NOTHING;
 	/* The fastest other tier with a free block takes them. */
 	for (to = 0; to < m->nr_tiers; to++)
-		if (to != e && !m->tier[to].no_alloc &&
+		if (to != e && !m->tier[to].no_alloc && !m->tier[to].refusing &&
 		    swt_plan_tier_free(m, to) > max)
 			break;
 	if (to == m->nr_tiers)
@@ -202,6 +268,7 @@ static enum swt_plan_result swt_plan_evac(struct swt_planner *pl,
 		return SWT_PLAN_SCANNING;
 	if (!swt_plan_dst(m, to, n, plan))
 		return SWT_PLAN_NOTHING;
+	swt_plan_rewind(pl, m, plan);
 	plan->kind = SWT_MIG_EVACUATE;
 	return SWT_PLAN_MOVE;
 }
@@ -217,16 +284,16 @@ static enum swt_plan_result swt_plan_demote(struct swt_planner *pl,
 	u32 n;
 
 	w.heat = min_t(u32, pl->level[t], pl->knob[SWT_K_DEMOTE_HEAT]);
-	n = swt_plan_sweep(pl, m, t, &w, max, budget, plan);
+	n = swt_plan_sweep_logical(pl, m, t, &w, max, budget, plan);
 	if (!n) {
-		if (pl->swept[t] < m->tier[t].nr_blocks)
+		if (pl->dswept[t] < m->nr_logical)
 			return SWT_PLAN_SCANNING;
 		/*
 		 * A whole sweep found nothing this cold: take warmer ones, up
 		 * to demote_heat; past it, let writes go to the slower tier
 		 * until the next aging.
 		 */
-		pl->swept[t] = 0;
+		pl->dswept[t] = 0;
 		if (w.heat >= pl->knob[SWT_K_DEMOTE_HEAT]) {
 			pl->exhausted[t] = true;
 			return SWT_PLAN_NOTHING;
@@ -240,6 +307,8 @@ static enum swt_plan_result swt_plan_demote(struct swt_planner *pl,
 			break;
 	if (to == m->nr_tiers)
 		return SWT_PLAN_NOTHING;
+	/* a shorter destination: the rest of the run goes next, in order */
+	swt_plan_rewind_logical(pl, m, t, plan);
 	plan->kind = SWT_MIG_DEMOTE;
 	return SWT_PLAN_MOVE;
 }
@@ -292,11 +361,16 @@ static enum swt_plan_result swt_plan_promote(struct swt_planner *pl,
 		       SWT_PLAN_NOTHING : SWT_PLAN_SCANNING;
 	if (!swt_plan_dst(m, to, n, plan))
 		return SWT_PLAN_NOTHING;
+	swt_plan_rewind(pl, m, plan);
 	plan->kind = SWT_MIG_PROMOTE;
 	return SWT_PLAN_MOVE;
 }
 
-/* Start or stop demoting each tier by its watermarks. */
+/*
+ * Start or stop demoting each tier by its watermarks. A tier that refuses
+ * writes (zram at its mem_limit) demotes whatever its free blocks: the
+ * discards that follow give it back what it ran out of.
+ */
 static void swt_plan_watermarks(struct swt_planner *pl,
 				const struct swt_map *m)
 {
@@ -306,10 +380,11 @@ static void swt_plan_watermarks(struct swt_planner *pl,
 	for (t = 0; t < m->nr_tiers; t++) {
 		free = swt_plan_tier_free(m, t);
 		if (m->tier[t].no_alloc || swt_plan_slower(m, t) == m->nr_tiers ||
-		    free >= swt_plan_tier_high(pl, m, t)) {
+		    (free >= swt_plan_tier_high(pl, m, t) && !m->tier[t].refusing)) {
 			pl->demoting[t] = false;
 			pl->level[t] = 0;
-		} else if (free < swt_plan_tier_low(pl, m, t)) {
+		} else if (free < swt_plan_tier_low(pl, m, t) ||
+			   m->tier[t].refusing) {
 			pl->demoting[t] = true;
 		}
 	}

@@ -681,6 +681,7 @@ static void swt_resume(struct dm_target *ti)
 	pool->map.reserve = st->reserve;
 	memcpy(pool->plan.knob, st->knob, sizeof(st->knob));
 	swt_plan_aged(&pool->plan);
+	swt_map_end_refusals(&pool->map);
 	/*
 	 * I/O goes through this table's devices from now on: the previous
 	 * table's may be closed once it is destroyed.
@@ -752,7 +753,7 @@ static void swt_queue_limits(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type swt_target_type = {
 	.name = SWT_TARGET_NAME,
-	.version = { 1, 4, 0 },
+	.version = { 1, 5, 0 },
 	.module = THIS_MODULE,
 	.ctr = swt_ctr,
 	.dtr = swt_dtr,

@@ -70,6 +70,10 @@ static void test_status_migration(void)
 				   &st, err, sizeof(err)), 0);
 	EXPECT_EQ(st.migration, 0);
 	EXPECT_EQ(st.evacuate, -1);
+	/* R: a tier refusing writes (target 1.5.0) */
+	EXPECT_EQ(swt_parse_status("2 5 8 0 0 1 3 8 0 1 0 8 14 0 0 0 0 100 rw on 0 0 0 0 - 0 R-\n",
+				   &st, err, sizeof(err)), 0);
+	EXPECT(!strcmp(st.tier_state, "R-"));
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = 0;
 		EXPECT_EQ(swt_parse_status(bad[i], &st, err, sizeof(err)), -1);

@@ -386,7 +386,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		f.model[t] = NONE;
 
 	for (steps = 0; f.pos < f.n && steps < 4096; steps++) {
-		switch (next(&f, 24)) {
+		switch (next(&f, 25)) {
 		case 0 ... 4: op_write(&f); break;
 		case 5 ... 8: op_complete(&f); break;
 		case 9 ... 11: op_read(&f); break;
@@ -402,6 +402,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			break;
 		case 22: op_knobs(&f); break;
 		case 23: op_evacuate(&f); break;
+		/* a tier failed a write: it refuses new ones for a while */
+		case 24: swt_map_tier_refused(&f.m, next(&f, nt)); break;
 		}
 		if (steps % 64 == 0)
 			check_map(&f);

@@ -7,6 +7,7 @@
 #include "dm-swaptier-plan.h"
 #include "unit.h"
 #include <errno.h>
+#include <linux/bitops.h>
 
 unsigned long shim_warnings;
 long shim_fail_alloc_after = -1;
@@ -455,6 +456,78 @@ static void test_big_tier_uses_what_len_needs(void)
 	finish();
 }
 
+/*
+ * A tier that failed a write refuses new ones while a slower one takes
+ * them; it takes them again once SWT_REFUSE_TRIMS of its blocks are
+ * discarded, when nothing else has room, or at a resume; the slowest tier
+ * never refuses (its failed writes have nowhere else to go).
+ */
+static void test_refusing_tier(void)
+{
+	const u32 tiers[] = { 32, 64 };
+	struct swt_alloc a;
+	swt_pblk_t p;
+	unsigned int t;
+	u32 len, l, i, n;
+
+	EXPECT_EQ(mk(80, 2, tiers, 1, 8), 0);
+	m.trim_mask = 1;	/* tier 0 discards what it frees */
+	EXPECT(write1(0, 0) < 32);
+	EXPECT(swt_map_tier_refused(&m, 0));
+	EXPECT(m.tier[0].refusing);
+	EXPECT(write1(1, 0) >= 32);
+	EXPECT(!swt_map_alloc_on(&m, 0, 1, &a));
+	EXPECT(!swt_map_tier_refused(&m, 1));
+	EXPECT(!m.tier[1].refusing);
+
+	/* discards on the refusing tier give it back its writes */
+	for (l = 2; l < 2 + 8; l++)
+		EXPECT(write1(l, 0) >= 32);
+	for (i = 0, n = 0; n < SWT_REFUSE_TRIMS; i++) {
+		/* overwrite block 0 on tier 0 ... */
+		m.tier[0].refusing = false;
+		EXPECT(write1(0, 0) < 32);
+		m.tier[0].refusing = true;
+		/* ... and discard it there */
+		swt_map_unmap(&m, to_lblk(0), 1);
+		while (swt_map_trim_next(&m, 8, &p, &len, &t)) {
+			EXPECT_EQ(t, 0);
+			swt_map_trim_done(&m, p, len);
+			n += len;
+		}
+		if (n < SWT_REFUSE_TRIMS)
+			EXPECT(m.tier[0].refusing);
+		if (i > 2 * SWT_REFUSE_TRIMS)
+			break;
+	}
+	EXPECT(!m.tier[0].refusing);
+	EXPECT(write1(20, 0) < 32);
+
+	/* a write that failed on tier 0 is placed elsewhere */
+	EXPECT(swt_map_alloc_avoid(&m, 0, 1, BIT(0), &a));
+	EXPECT(from_pblk(a.pblk) >= 32);
+	swt_map_abort(&m, a.pblk, 1);
+
+	/* a resume, or restarting allocation, ends a refusal */
+	EXPECT(swt_map_tier_refused(&m, 0));
+	swt_map_end_refusals(&m);
+	EXPECT(!m.tier[0].refusing);
+	EXPECT(swt_map_tier_refused(&m, 0));
+	swt_map_set_alloc(&m, 0, true);
+	EXPECT(!m.tier[0].refusing);
+
+	/* tier 1 full: the refusing tier is used rather than none */
+	EXPECT(swt_map_tier_refused(&m, 0));
+	for (l = 21; l < 80; l++)
+		if (write1(l, 0) < 32)
+			break;
+	EXPECT(l < 80);
+	EXPECT(m.tier[1].nr_mapped + m.tier[1].nr_free < 64 ||
+	       !m.tier[1].nr_free);
+	EXPECT(!m.tier[0].refusing);
+	finish();
+}
+
 int main(void)
 {
 	static const struct unit_test tests[] = {
@@ -475,6 +548,7 @@ int main(void)
 		{ "alloc_failure_unwinds", test_alloc_failure_unwinds },
 		{ "memory_budget", test_memory_budget },
 		{ "big_tier_uses_what_len_needs", test_big_tier_uses_what_len_needs },
+		{ "refusing_tier", test_refusing_tier },
 	};
 
 	return unit_run("map", tests, sizeof(tests) / sizeof(tests[0]));

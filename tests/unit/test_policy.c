@@ -349,7 +349,8 @@ static void test_aging_mid_sweep(void)
 	swt_map_read_end(&m, ticket);
 	pol.ops->age(&pol, 0, 450);		/* 0..49 cold now */
 	swt_plan_aged(&pl);
-	for (i = 0; i < 4 && r == SWT_PLAN_SCANNING; i++) {
+	/* demotion sweeps the 450 logical blocks, 50 per call */
+	for (i = 0; i < 10 && r == SWT_PLAN_SCANNING; i++) {
 		ticket = swt_map_read_begin(&m);
 		r = swt_plan_next(&pl, &m, &pol, false, 64, 50, &plan);
 		if (r == SWT_PLAN_MOVE)
@@ -358,6 +359,73 @@ static void test_aging_mid_sweep(void)
 	}
 	EXPECT_EQ(r, SWT_PLAN_MOVE);
 	EXPECT(!pl.exhausted[0]);
+	teardown();
+}
+
+/*
+ * Demotion goes in logical order: blocks written out of order (logical
+ * 40..79 first, then 0..39) reach the slower tier sorted, each run right
+ * after the one before it, so that neighbouring slots lie together there.
+ */
+static void test_demote_logical_order(void)
+{
+	u32 l, p0;
+
+	setup();
+	write_blocks(40, 40);
+	write_blocks(0, 40);
+	write_blocks(80, 15);		/* tier 0 below its low watermark */
+	pol.ops->age(&pol, 0, 450);	/* all cold */
+	EXPECT(migrate_all(false, NULL) > 0);
+	EXPECT_EQ(tier_of_lblk(0), 1);
+	p0 = from_pblk(m.l2p[0]);
+	for (l = 1; l < 80; l++) {
+		if (tier_of_lblk(l) != 1)
+			break;
+		EXPECT_EQ(from_pblk(m.l2p[l]), p0 + l);
+	}
+	/* to the high watermark (20 free of 100): 15 of 95 and a run's rest */
+	EXPECT(l >= 15 && l <= 20);
+	EXPECT_EQ(tier_of_lblk(40), 0);	/* written first, but logically later */
+	teardown();
+
+	/*
+	 * Many runs, some cut short by the destination's extents: the slower
+	 * tier still gets the blocks in logical order, none skipped.
+	 */
+	setup();
+	pl.knob[SWT_K_HIGH_WM] = 60;
+	write_blocks(40, 40);
+	write_blocks(0, 40);
+	write_blocks(80, 15);
+	pol.ops->age(&pol, 0, 450);
+	EXPECT(migrate_all(false, NULL) >= 55);
+	p0 = from_pblk(m.l2p[0]);
+	for (l = 1; l < 95 && tier_of_lblk(l) == 1; l++)
+		EXPECT_EQ(from_pblk(m.l2p[l]), p0 + l);
+	EXPECT(l >= 55);
+	for (; l < 95; l++)
+		EXPECT_EQ(tier_of_lblk(l), 0);
+	teardown();
+}
+
+/*
+ * A tier that refuses writes (zram at its mem_limit) demotes its cold
+ * blocks however many of its blocks are free, until a discard of its
+ * blocks makes it take writes again.
+ */
+static void test_refusing_tier_demotes(void)
+{
+	enum swt_mig_kind kind = SWT_MIG_PROMOTE;
+
+	setup();
+	write_blocks(0, 30);		/* 70 of 100 free: above high */
+	pol.ops->age(&pol, 0, 450);	/* all cold */
+	EXPECT_EQ(migrate_all(false, NULL), 0);
+	swt_map_tier_refused(&m, 0);
+	EXPECT(migrate_all(false, &kind) > 0);
+	EXPECT_EQ(kind, SWT_MIG_DEMOTE);
+	EXPECT_EQ(tier_of_lblk(0), 1);
 	teardown();
 }
 
@@ -474,6 +542,8 @@ int main(void)
 		{ "demote_waits_for_cold", test_demote_waits_for_cold },
 		{ "demote_heat_raised", test_demote_heat_raised },
 		{ "aging_mid_sweep", test_aging_mid_sweep },
+		{ "demote_logical_order", test_demote_logical_order },
+		{ "refusing_tier_demotes", test_refusing_tier_demotes },
 		{ "evacuate", test_evacuate },
 		{ "write_wins_over_copy", test_write_wins_over_copy },
 		{ "heat_histogram", test_heat_histogram },

@@ -4,7 +4,9 @@
 # result. Exit 0 when nothing failed. On the debug kernel (6.12-debug) the
 # default cases also include tests/vm/debug-cases/*.sh, the fault-injection
 # cases that need its KASAN, kmemleak and fault-injection knobs, and leave
-# out the cases marked "# debug-lane: full" unless SWT_DEBUG_FULL=1.
+# out the cases marked "# debug-lane: full" unless SWT_DEBUG_FULL=1, and
+# always those marked "# debug-lane: none (why)": the debug kernel lacks
+# what they need.
 #
 #   tests/vm/suite.sh --kernel SERIES [--out DIR] [--mem SIZE] [CASE...]
 set -uo pipefail
@@ -26,6 +28,11 @@ if [ ${#cases[@]} -eq 0 ]; then
 	cases=("$top"/tests/vm/cases/*.sh)
 	case "$series" in
 	*-debug)
+		keep=()
+		for c in "${cases[@]}"; do
+			grep -q '^# debug-lane: *none' "$c" || keep+=("$c")
+		done
+		cases=("${keep[@]}")
 		# cases marked "# debug-lane: full" are long and add little under
 		# KASAN beyond the fault cases: only SWT_DEBUG_FULL=1 (make
 		# check-debug) runs them here, to keep make check's time

@@ -157,7 +157,7 @@ static const struct swt_col tier_cols[] = {
 	{ "ERRORS", "ERRORS", "bios completed with an error", 6,
 	  SWT_COL_RIGHT, SWT_J_NUM, get_errors },
 	{ "STATE", "STATE",
-	  "D demoting, E being evacuated, X evacuated, - none", 1, 0,
+	  "D demoting, E being evacuated, X evacuated, R refusing writes, - none", 1, 0,
 	  SWT_J_STR, get_state },
 };
 

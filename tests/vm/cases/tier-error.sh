@@ -2,7 +2,9 @@
 # timeout: 300
 # A tier that starts failing (dm-linear shim swapped for dm-error): I/O to
 # its blocks fails with EIO, blocks on the other tier still read back, a
-# failed write keeps the block's previous contents.
+# failed write keeps the block's previous contents. Then a first tier that
+# fails writes (as zram does at its mem_limit): a one-block write it fails
+# is written to the next tier instead, and the tier shows state R.
 . "$SWT_TOP/tests/vm/lib.sh"
 swt_load
 swt_modprobe dm-mod
@@ -38,3 +40,32 @@ check still-rw test "$(swt_stat te mode)" = rw
 check map-consistent swt_check_map te
 dmsetup remove te
 dmsetup remove shim
+
+# --- tier 0 fails writes: they go to tier 1 (target 1.5.0)
+as=$(blockdev --getsz "$A")
+dmsetup create shim0 --table "0 $as linear $A 0" || die "cannot create shim0"
+swt_create tr "$(swt_max_len /dev/mapper/shim0 "$B")" /dev/mapper/shim0 "$B" -- \
+	migration off || die "cannot create over shim0"
+head -c $((4 * 4096)) /dev/urandom >/tmp/tr.data
+dd if=/tmp/tr.data of=/dev/mapper/tr bs=4k count=1 seek=3 oflag=direct status=none ||
+	die "first write"
+check refuse/on-tier0 test "$(dmsetup message tr 0 map 3 1 | cut -d' ' -f3)" = 0
+dmsetup suspend shim0 && dmsetup reload shim0 --table "0 $as error" &&
+	dmsetup resume shim0 || die "cannot swap in dm-error under tier 0"
+# a one-block write to a block that tier 0 would take
+check refuse/write-ok dd if=/tmp/tr.data of=/dev/mapper/tr bs=4k skip=1 seek=5 count=1 \
+	oflag=direct status=none
+check refuse/on-tier1 test "$(dmsetup message tr 0 map 5 1 | cut -d' ' -f3)" = 1
+dd if=/dev/mapper/tr of=/tmp/tr.blk bs=4k skip=5 count=1 iflag=direct status=none
+check refuse/reads-back cmp -s /tmp/tr.blk <(dd if=/tmp/tr.data bs=4k skip=1 count=1 status=none)
+check refuse/counted test "$(swt_tier_stat tr 0 refused)" -ge 1
+check refuse/errors-counted test "$(swt_tier_stat tr 0 errors)" -ge 1
+check refuse/state-R test "$(swt_stat tr tier_state)" = R-
+# while tier 0 refuses, new writes go straight to tier 1
+dd if=/tmp/tr.data of=/dev/mapper/tr bs=4k skip=2 seek=9 count=2 oflag=direct status=none
+check refuse/next-writes-tier1 test "$(dmsetup message tr 0 map 9 1 | cut -d' ' -f3)" = 1
+check refuse/tier1-no-errors test "$(swt_tier_stat tr 1 errors)" = 0
+check refuse/still-rw test "$(swt_stat tr mode)" = rw
+check refuse/map-consistent swt_check_map tr
+dmsetup remove tr
+dmsetup remove shim0

@@ -6,6 +6,7 @@
 #include <linux/types.h>
 
 #define BITS_PER_LONG (sizeof(long) * CHAR_BIT)
+#define BIT(nr) (1UL << (nr))
 #define BITS_TO_LONGS(n) (((n) + BITS_PER_LONG - 1) / BITS_PER_LONG)
 
 static inline bool test_bit(unsigned long nr, const unsigned long *addr)
