@@ -5,10 +5,6 @@
  * The planner sweeps each tier's physical blocks with a clock hand and
  * takes runs of consecutive mapped blocks whose heat qualifies, so that one
  * copy reads a contiguous source and writes a contiguous destination.
- * Demotion sweeps the logical blocks instead: the runs it finds go down in
- * logical order, one after the other at the slower tier's migration
- * frontier, so that slots swap reads together (its readahead of the slots
- * around a fault) lie together on the slower tier and merge there.
  */
 #include "dm-swaptier-plan.h"
 
@@ -103,7 +99,6 @@ void swt_plan_aged(struct swt_planner *pl)
 	memset(pl->level, 0, sizeof(pl->level));
 	/* what was swept before was judged by the old heats */
 	memset(pl->swept, 0, sizeof(pl->swept));
-	memset(pl->dswept, 0, sizeof(pl->dswept));
 }
 
 bool swt_plan_wanted(const struct swt_planner *pl, const struct swt_map *m,
@@ -170,47 +165,6 @@ static u32 swt_plan_sweep(struct swt_planner *pl, const struct swt_map *m,
 	return 0;
 }
 
-/*
- * Move tier @t's demotion hand over at most *@budget logical blocks, to
- * the first one on tier @t that @w wants; take it and the logical blocks
- * after it that @w wants and that follow it on the tier too, up to @max.
- * Returns the run's length, 0 if none was found.
- */
-static u32 swt_plan_sweep_logical(struct swt_planner *pl,
-				  const struct swt_map *m, unsigned int t,
-				  const struct swt_want *w, u32 max,
-				  u32 *budget, struct swt_plan *plan)
-{
-	const struct swt_tier *tr = &m->tier[t];
-	u32 l, p, n;
-
-	while (*budget) {
-		(*budget)--;
-		l = pl->dhand[t] < m->nr_logical ? pl->dhand[t] : 0;
-		pl->dhand[t] = l + 1 < m->nr_logical ? l + 1 : 0;
-		pl->dswept[t]++;
-		p = from_pblk(m->l2p[l]);
-		if (p < tr->start || p - tr->start >= tr->nr_blocks ||
-		    swt_map_owner(m, p) != l || !swt_plan_takes(w, l))
-			continue;
-		plan->lblk[0] = to_lblk(l);
-		for (n = 1; n < max && l + n < m->nr_logical &&
-		     p + n < tr->start + tr->nr_blocks; n++) {
-			if (from_pblk(m->l2p[l + n]) != p + n ||
-			    swt_map_owner(m, p + n) != l + n ||
-			    !swt_plan_takes(w, l + n))
-				break;
-			plan->lblk[n] = to_lblk(l + n);
-		}
-		pl->dhand[t] = l + n < m->nr_logical ? l + n : 0;
-		pl->dswept[t] = 0;
-		plan->src = to_pblk(p);
-		plan->from = t;
-		return n;
-	}
-	return 0;
-}
-
 /* The clock hand goes on right after what @plan moves. */
 static void swt_plan_rewind(struct swt_planner *pl, const struct swt_map *m,
 			    const struct swt_plan *plan)
@@ -219,16 +173,6 @@ static void swt_plan_rewind(struct swt_planner *pl, const struct swt_map *m,
 	u32 next = from_pblk(plan->src) - tr->start + plan->len;
 
 	pl->hand[plan->from] = next < tr->nr_blocks ? next : 0;
-}
-
-/* The demotion hand goes on right after what @plan moves. */
-static void swt_plan_rewind_logical(struct swt_planner *pl,
-				    const struct swt_map *m, unsigned int t,
-				    const struct swt_plan *plan)
-{
-	u32 next = from_lblk(plan->lblk[0]) + plan->len;
-
-	pl->dhand[t] = next < m->nr_logical ? next : 0;
 }
 
 /* Allocate the destination of a @len block run on tier @to. */
@@ -284,16 +228,16 @@ static enum swt_plan_result swt_plan_demote(struct swt_planner *pl,
 	u32 n;
 
 	w.heat = min_t(u32, pl->level[t], pl->knob[SWT_K_DEMOTE_HEAT]);
-	n = swt_plan_sweep_logical(pl, m, t, &w, max, budget, plan);
+	n = swt_plan_sweep(pl, m, t, &w, max, budget, plan);
 	if (!n) {
-		if (pl->dswept[t] < m->nr_logical)
+		if (pl->swept[t] < m->tier[t].nr_blocks)
 			return SWT_PLAN_SCANNING;
 		/*
 		 * A whole sweep found nothing this cold: take warmer ones, up
 		 * to demote_heat; past it, let writes go to the slower tier
 		 * until the next aging.
 		 */
-		pl->dswept[t] = 0;
+		pl->swept[t] = 0;
 		if (w.heat >= pl->knob[SWT_K_DEMOTE_HEAT]) {
 			pl->exhausted[t] = true;
 			return SWT_PLAN_NOTHING;
@@ -308,7 +252,7 @@ static enum swt_plan_result swt_plan_demote(struct swt_planner *pl,
 	if (to == m->nr_tiers)
 		return SWT_PLAN_NOTHING;
 	/* a shorter destination: the rest of the run goes next, in order */
-	swt_plan_rewind_logical(pl, m, t, plan);
+	swt_plan_rewind(pl, m, plan);
 	plan->kind = SWT_MIG_DEMOTE;
 	return SWT_PLAN_MOVE;
 }

@@ -44,9 +44,6 @@ struct swt_planner {
 	int evacuate;			/* tier being emptied, or -1 */
 	u32 hand[SWT_MAX_TIERS];	/* clock hand, block offset in tier */
 	u32 swept[SWT_MAX_TIERS];	/* blocks looked at since a pick */
-	/* demotion's hand goes over logical blocks, for each tier */
-	u32 dhand[SWT_MAX_TIERS];
-	u32 dswept[SWT_MAX_TIERS];
 	u8 level[SWT_MAX_TIERS];	/* demotion: highest heat taken */
 	bool demoting[SWT_MAX_TIERS];	/* fell below low, not yet at high */
 	/* a whole sweep found nothing up to demote_heat: wait for an aging */
