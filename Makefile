@@ -11,7 +11,8 @@ $(error The checkout path "$(CURDIR)" contains a blank: clone the project to a p
 endif
 
 .PHONY: all deps kernels module modules-all unit lint vm-check vm-selftest \
-	check check-debug demo bench bench-quick vm-shell tool install clean
+	check check-debug demo bench bench-quick vm-shell tool install clean \
+	dkms dkms-check
 
 all: module
 
@@ -31,6 +32,14 @@ modules-all: kernels
 
 unit: deps
 	@tests/unit/run.sh
+
+# The DKMS package (build/dkms/dm-swaptier-dkms_<version>_all.deb), and its
+# check: "dkms build" of the packaged source against both test kernels.
+dkms: deps
+	@scripts/dkms.sh deb
+
+dkms-check: deps
+	@scripts/dkms.sh check
 
 lint: deps kernels
 	@scripts/lint.sh

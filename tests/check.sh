@@ -1,13 +1,13 @@
 #!/bin/bash
 # make check: dependencies, kernels (the debug one built from source),
 # module builds for the three, host unit tests and fuzzing, the CLI's host
-# tests, lint, the VM suite (which includes the CLI's VM case) on Debian's
-# 6.1 and 6.12 and on the 6.12 debug kernel with its fault cases, the
-# benchmark's quick run on 6.12 (every configuration and workload runs and
-# verifies its data, every figure is produced), and the VM harness's
-# self-test on 6.12 and the debug kernel. Every stage prints ok/not ok
-# lines; this script counts them and closes with exactly one line
-# "N passed, N failed".
+# tests, lint, the DKMS package and its build against both kernels, the VM
+# suite (which includes the CLI's VM case) on Debian's 6.1 and 6.12 and on
+# the 6.12 debug kernel with its fault cases, the benchmark's quick run on
+# 6.12 (every configuration and workload runs and verifies its data, every
+# figure is produced), and the VM harness's self-test on 6.12 and the debug
+# kernel. Every stage prints ok/not ok lines; this script counts them and
+# closes with exactly one line "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -41,6 +41,7 @@ stage tools tests/vm/build-tools.sh && echo "ok tools" >>"$all"
 stage unit tests/unit/run.sh
 stage tool tests/tool/run.sh
 stage lint scripts/lint.sh
+stage dkms scripts/dkms.sh check
 for series in 6.1 6.12 6.12-debug; do
 	if grep -q "^ok build/$series " "$all"; then
 		stage "vm-$series" tests/vm/suite.sh --kernel "$series"
