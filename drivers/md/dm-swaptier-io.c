@@ -318,14 +318,15 @@ int swt_io_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 	bool kick, plan = false, again = false;
 	unsigned int tier = sb->tier;
 	bool read = sb->kind == SWT_BIO_READ;
-	u32 off;
+	u32 off = 0;
 
 	if (sb->kind == SWT_BIO_OTHER)
 		return DM_ENDIO_DONE;
 
 	spin_lock_irqsave(&pool->lock, flags);
 	/* once placed again, the worker may own @bio and @sb at any time */
-	off = swt_map_tier_offset(&pool->map, sb->pblk);
+	if (*error)
+		off = swt_map_tier_offset(&pool->map, sb->pblk);
 	ts = &pool->map.st.tier[tier];
 	if (sb->kind == SWT_BIO_READ) {
 		swt_map_read_end(&pool->map, sb->ticket);
@@ -353,7 +354,7 @@ int swt_io_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 	if (*error)
 		DMERR_LIMIT("tier %u: %s error %d at block %u%s", tier,
 			    read ? "read" : "write", blk_status_to_errno(*error),
-			    off, again ? ", written to another tier instead" : "");
+			    off, again ? ", placing it on another tier" : "");
 	if (kick || again)
 		swt_io_kick(pool);
 	if (again) {
@@ -441,6 +442,8 @@ static void swt_io_trim_worker(struct work_struct *work)
 static bool __swt_io_alloc_whole(struct swt_pool *pool, struct swt_bio *sb,
 				 u32 len, struct swt_alloc *a)
 {
+	struct swt_stats *st = &pool->map.st;
+	u64 allocs = st->write_allocs, seq = st->seq_writes;
 	unsigned int i;
 
 	lockdep_assert_held(&pool->lock);
@@ -450,7 +453,10 @@ static bool __swt_io_alloc_whole(struct swt_pool *pool, struct swt_bio *sb,
 			return false;
 		if (a->len == len)
 			return true;
+		/* given back unwritten: not an allocation for a write */
 		swt_map_abort(&pool->map, a->pblk, a->len);
+		st->write_allocs = allocs;
+		st->seq_writes = seq;
 	}
 	return false;
 }
