@@ -97,7 +97,7 @@ struct swt_knob_desc {
 	[SWT_K_WRITE_BATCH]	= { "write_batch", 0, SWT_BATCH_MAX,	\
 				    SWT_BATCH_MAX, 0 },			\
 	[SWT_K_PROMOTE_SHARE]	= { "promote_share", 0, 100, 25, 0 },	\
-	[SWT_K_DEMOTE_HEAT]	= { "demote_heat", 0, 255, 0, 0 },	\
+	[SWT_K_DEMOTE_HEAT]	= { "demote_heat", 0, 255, 1, 0 },	\
 }
 
 #endif

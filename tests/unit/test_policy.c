@@ -159,6 +159,28 @@ static void test_demote_cold_first(void)
 }
 
 /*
+ * By default (demote_heat 1) blocks written and never read go down at
+ * once, without waiting for an aging: an idle program's pages leave the
+ * fast tier while those read since (likely in memory again, or freed)
+ * stay.
+ */
+static void test_demote_unread_first(void)
+{
+	u32 l;
+
+	setup();
+	EXPECT_EQ(pl.knob[SWT_K_DEMOTE_HEAT], 1);
+	write_blocks(0, 95);			/* heat 1: written, not read */
+	for (l = 0; l < 40; l++)
+		pol.ops->hit(&pol, l, 1);	/* heat 2: read once */
+	EXPECT(migrate_all(false, NULL) >= 15);
+	EXPECT(swt_plan_tier_free(&m, 0) >= 20);
+	for (l = 0; l < 40; l++)
+		EXPECT_EQ(tier_of_lblk(l), 0);
+	teardown();
+}
+
+/*
  * With no cold block left, demotion takes warmer ones up to demote_heat
  * rather than stall.
  */
@@ -178,9 +200,9 @@ static void test_demote_escalates(void)
 }
 
 /*
- * By default only blocks unread for a heat period move down: a tier full
- * of recent blocks stays full (writes go to the slower tier) until an
- * aging makes some cold.
+ * With demote_heat 0 only blocks unread for a heat period move down: a
+ * tier full of recent blocks stays full (writes go to the slower tier)
+ * until an aging makes some cold.
  */
 static void test_demote_waits_for_cold(void)
 {
@@ -188,6 +210,7 @@ static void test_demote_waits_for_cold(void)
 	u32 l;
 
 	setup();
+	pl.knob[SWT_K_DEMOTE_HEAT] = 0;
 	write_blocks(0, 95);			/* heat 1: written, not read */
 	for (l = 0; l < 40; l++)
 		pol.ops->hit(&pol, l, 1);
@@ -517,6 +540,7 @@ int main(void)
 		{ "promote_hot_when_idle", test_promote_hot_when_idle },
 		{ "promote_within_budget", test_promote_within_budget },
 		{ "demote_waits_for_cold", test_demote_waits_for_cold },
+		{ "demote_unread_first", test_demote_unread_first },
 		{ "demote_heat_raised", test_demote_heat_raised },
 		{ "aging_mid_sweep", test_aging_mid_sweep },
 		{ "demote_in_order", test_demote_in_order },

@@ -126,10 +126,10 @@ check forced-abandoned test "$(swt_stat mr abandoned)" -gt "$a0"
 check map-after-forced swt_check_map mr
 dmsetup remove mr || nok remove-mr "cannot remove"
 
-# 6. By default only cold blocks move down (unread for a heat period): a
-# tier 0 full of fresh writes stays full, and the writes that do not fit
-# go to tier 1, until an aging turns the unread ones cold.
-swt_create md "$len" "$A" "$B" -- heat_period 60000 || die "cannot create"
+# 6. With demote_heat 0 only cold blocks move down (unread for a heat
+# period): a tier 0 full of fresh writes stays full, and the writes that do
+# not fit go to tier 1, until an aging turns the unread ones cold.
+swt_create md "$len" "$A" "$B" -- heat_period 60000 demote_heat 0 || die "cannot create"
 dd if=/tmp/mg.data of=/dev/mapper/md bs=1M oflag=direct status=none || die "write failed"
 check fresh-not-demoted test "$(swt_stat md demoted)" = 0
 check fresh-spilled test "$(swt_tier_stat md 1 mapped)" -gt 0
