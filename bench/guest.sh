@@ -40,7 +40,7 @@ ram=$(awk '/MemTotal/ {print int($2 / 1024)}' /proc/meminfo)
 avail=$(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)
 case "$scale" in
 quick)	# just past RAM: every run swaps, and the suite's time stays short
-	p_mib=$((avail * 5 / 4)) passes=1 hc_mib=$((avail * 9 / 8))
+	p_mib=$((avail * 5 / 4)) passes=1 hc_mib=$((avail * 17 / 16))
 	hc_acc=3000 aged_rounds=1 fio_time=2 idle_mib=$((avail / 3)) ;;
 *)	p_mib=$((ram * 3)) passes=1 hc_mib=$((avail * 2))
 	hc_acc=200000 aged_rounds=2 fio_time=20 idle_mib=$((avail * 3 / 4)) ;;

@@ -307,6 +307,7 @@ bool swt_map_tier_refused(struct swt_map *m, unsigned int t)
 	if (s == m->nr_tiers)
 		return false;
 	m->tier[t].refusing = true;
+	m->tier[t].refuse_aged = false;
 	m->tier[t].refuse_trims = 0;
 	return true;
 }
@@ -317,6 +318,22 @@ void swt_map_end_refusals(struct swt_map *m)
 
 	for (t = 0; t < m->nr_tiers; t++)
 		m->tier[t].refusing = false;
+}
+
+void swt_map_age_refusals(struct swt_map *m)
+{
+	struct swt_tier *tr;
+	unsigned int t;
+
+	for (t = 0; t < m->nr_tiers; t++) {
+		tr = &m->tier[t];
+		if (!tr->refusing)
+			continue;
+		/* one aging may come just after the failure: wait for two */
+		if (tr->refuse_aged)
+			tr->refusing = false;
+		tr->refuse_aged = true;
+	}
 }
 
 void swt_map_close_frontiers(struct swt_map *m)

@@ -93,9 +93,11 @@ struct swt_tier {
 	/*
 	 * A write failed here (zram at its mem_limit, a failing disk): new
 	 * writes go to other tiers until SWT_REFUSE_TRIMS blocks of this one
-	 * have been discarded, or until no other tier has room.
+	 * have been discarded, until a whole heat period has passed, or until
+	 * no other tier has room.
 	 */
 	bool refusing;
+	bool refuse_aged;	/* an aging passed since it refused */
 	u32 refuse_trims;	/* blocks discarded since it refused */
 };
 
@@ -241,6 +243,13 @@ bool swt_map_tier_refused(struct swt_map *m, unsigned int t);
 
 /* Every tier takes writes again (a resume: a tier may have been fixed). */
 void swt_map_end_refusals(struct swt_map *m);
+
+/*
+ * At each aging: a refusal that has lasted a whole heat period ends, so
+ * that a tier whose freed blocks are not discarded (no discard_passdown)
+ * is tried again; if it still fails, its next failure starts a new one.
+ */
+void swt_map_age_refusals(struct swt_map *m);
 
 /*
  * A write of @len blocks from @lblk to the blocks allocated at @pblk has

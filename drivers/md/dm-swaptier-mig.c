@@ -148,6 +148,7 @@ static void swt_mig_age(struct swt_pool *pool)
 	spin_lock_irq(&pool->lock);
 	e->age_cursor = 0;
 	pool->map.st.agings++;
+	swt_map_age_refusals(&pool->map);
 	swt_plan_aged(&pool->plan);
 	__swt_mig_reset_aging(pool);
 	spin_unlock_irq(&pool->lock);

@@ -398,6 +398,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		case 19 ... 20: op_mig_complete(&f); break;
 		case 21:
 			f.pol.ops->age(&f.pol, 0, logical);
+			swt_map_age_refusals(&f.m);
 			swt_plan_aged(&f.pl);
 			break;
 		case 22: op_knobs(&f); break;

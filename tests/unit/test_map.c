@@ -459,7 +459,8 @@ static void test_big_tier_uses_what_len_needs(void)
 /*
  * A tier that failed a write refuses new ones while a slower one takes
  * them; it takes them again once SWT_REFUSE_TRIMS of its blocks are
- * discarded, when nothing else has room, or at a resume; the slowest tier
+ * discarded, after a whole heat period (the second aging after its
+ * failure), when nothing else has room, or at a resume; the slowest tier
  * never refuses (its failed writes have nowhere else to go).
  */
 static void test_refusing_tier(void)
@@ -514,6 +515,20 @@ static void test_refusing_tier(void)
 	EXPECT(!m.tier[0].refusing);
 	EXPECT(swt_map_tier_refused(&m, 0));
 	swt_map_set_alloc(&m, 0, true);
+	EXPECT(!m.tier[0].refusing);
+
+	/* without discards, the second aging after the failure ends it */
+	EXPECT(swt_map_tier_refused(&m, 0));
+	swt_map_age_refusals(&m);
+	EXPECT(m.tier[0].refusing);
+	EXPECT(write1(20, 0) >= 32);
+	swt_map_age_refusals(&m);
+	EXPECT(!m.tier[0].refusing);
+	/* a new failure starts a new period */
+	EXPECT(swt_map_tier_refused(&m, 0));
+	swt_map_age_refusals(&m);
+	EXPECT(m.tier[0].refusing);
+	swt_map_end_refusals(&m);
 	EXPECT(!m.tier[0].refusing);
 
 	/* tier 1 full: the refusing tier is used rather than none */
