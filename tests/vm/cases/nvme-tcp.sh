@@ -1,6 +1,7 @@
 #!/bin/bash
 # timeout: 400
 # mem: 256M
+# debug-lane: none
 # A network tier: an NVMe/TCP namespace as tier 1 behind disk A. The
 # server is the kernel's own NVMe-oF target (nvmet) in this guest,
 # exporting disk B over loopback TCP: it stands for a remote server's
@@ -72,13 +73,13 @@ swapoff /dev/mapper/nt || die "swapoff"
 check swap-map-consistent swt_check_map nt
 
 # --- 2. evacuate the network tier, then disconnect it
-blkdiscard /dev/mapper/nt || die "blkdiscard"
+blkdiscard -f /dev/mapper/nt || die "blkdiscard"
 t0=$(swt_tier_stat nt 0 blocks)
 head -c $(((t0 + 1024) * 4096)) /dev/urandom >/tmp/nt.data
 dd if=/tmp/nt.data of=/dev/mapper/nt bs=1M oflag=direct status=none || die "write"
 check evac/on-tier1 test "$(swt_tier_stat nt 1 mapped)" -ge 1024
 # room on tier 0 for what tier 1 holds
-blkdiscard -o 0 -l $((2048 * 4096)) /dev/mapper/nt || die "blkdiscard 2048 blocks"
+blkdiscard -f -o 0 -l $((2048 * 4096)) /dev/mapper/nt || die "blkdiscard 2048 blocks"
 check evac/start dmsetup message nt 0 evacuate 1
 check evac/done poll '[ "$(swt_stat nt evacuate_left)" = 0 ] && [ "$(swt_stat nt tier_state)" = -X ]' 120
 check evac/tier1-empty test "$(swt_tier_stat nt 1 mapped)" = 0
