@@ -12,7 +12,7 @@ endif
 
 .PHONY: all deps kernels module modules-all unit lint vm-check vm-selftest \
 	check check-debug demo bench bench-quick vm-shell tool install clean \
-	dkms dkms-check
+	dkms dkms-check install-tool
 
 all: module
 
@@ -77,7 +77,7 @@ vm-shell: modules-all
 		--disk fast:256 --disk slow:1024:hdd
 
 TOOL_SRC := $(addprefix tools/dmswaptier/,dmswaptier.c swt_trace.c swt_status.c \
-	swt_cols.c swt_parse.c)
+	swt_cols.c swt_parse.c swt_conf.c)
 TOOL_HDR := $(wildcard tools/dmswaptier/*.h) drivers/md/dm-swaptier-abi.h
 
 SMARTCOLS = $(shell pkg-config --cflags --libs smartcols 2>/dev/null || echo -lsmartcols)
@@ -90,9 +90,15 @@ build/bin/dmswaptier: $(TOOL_SRC) $(TOOL_HDR)
 		$(SMARTCOLS) \
 		-ldevmapper
 
-install: module tool
+install: module install-tool
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/drivers/md modules_install
+
+# The tool and the boot unit (the module from the DKMS package instead).
+install-tool: tool
 	install -D -m 755 build/bin/dmswaptier $(DESTDIR)$(PREFIX)/sbin/dmswaptier
+	install -d $(DESTDIR)/etc/systemd/system
+	sed 's#@SBINDIR@#$(PREFIX)/sbin#' tools/dmswaptier/dmswaptier.service \
+		>$(DESTDIR)/etc/systemd/system/dmswaptier.service
 	install -D -m 644 docs/dmswaptier.8 $(DESTDIR)$(PREFIX)/share/man/man8/dmswaptier.8
 
 clean:

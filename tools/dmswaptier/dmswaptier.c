@@ -5,6 +5,7 @@
  * Exit codes: 0 ok, 1 usage error, 2 device or kernel error.
  */
 #include "dmswaptier.h"
+#include "swt_conf.h"
 #include "swt_status.h"
 
 #include <err.h>
@@ -39,6 +40,8 @@ static int cmd_map(int argc, char **argv);
 static int cmd_set(int argc, char **argv);
 static int cmd_evacuate(int argc, char **argv);
 static int cmd_heat(int argc, char **argv);
+static int cmd_activate(int argc, char **argv);
+static int cmd_deactivate(int argc, char **argv);
 
 static const struct cmd cmds[] = {
 	{ "create", cmd_create,
@@ -81,6 +84,13 @@ static const struct cmd cmds[] = {
 	{ "set", cmd_set, "NAME KEY VALUE", NULL },
 	{ "evacuate", cmd_evacuate, "NAME TIER|cancel", NULL },
 	{ "heat", cmd_heat, "NAME", NULL },
+	{ "activate", cmd_activate, "[NAME] [--config FILE]",
+	  " -c, --config FILE      default /etc/dmswaptier.conf\n"
+	  " Create each device of the file (or NAME), mkswap and swapon it;\n"
+	  " a device whose tiers are missing is skipped with an error.\n" },
+	{ "deactivate", cmd_deactivate, "[NAME] [--config FILE]",
+	  " -c, --config FILE      default /etc/dmswaptier.conf\n"
+	  " swapoff and remove each device of the file (or NAME).\n" },
 };
 
 #define NR_CMDS ARRAY_SIZE(cmds)
@@ -999,6 +1009,171 @@ static void close_stdout(void)
 			warnx("write error");
 		_exit(EXIT_DEVICE);
 	}
+}
+
+/*----------------------------------------------------------------*/
+/* activate, deactivate: the devices of /etc/dmswaptier.conf */
+
+#define SWT_CONF_FILE	"/etc/dmswaptier.conf"
+
+static void read_conf(const char *cmd, int argc, char **argv,
+		      struct swt_conf *c, const char **only)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *file = SWT_CONF_FILE;
+	char buf[65536], why[512];
+	size_t n;
+	FILE *f;
+	int o;
+
+	while ((o = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+		switch (o) {
+		case 'c':
+			file = optarg;
+			break;
+		case 'h':
+			usage(stdout, cmd);
+			exit(0);
+		default:
+			usage_error(cmd, NULL);
+		}
+	}
+	if (argc - optind > 1)
+		usage_error(cmd, "%s: at most one device name", cmd);
+	*only = argc > optind ? argv[optind] : NULL;
+	f = fopen(file, "r");
+	if (!f)
+		err(EXIT_USAGE, "%s", file);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	if (ferror(f) || !feof(f))
+		errx(EXIT_USAGE, "%s: cannot read it whole (at most %zu bytes)",
+		     file, sizeof(buf) - 1);
+	fclose(f);
+	buf[n] = 0;
+	if (memchr(buf, 0, n))
+		errx(EXIT_USAGE, "%s: not a text file", file);
+	if (swt_conf_parse(file, buf, c, why, sizeof(why)))
+		errx(EXIT_USAGE, "%s", why);
+	if (*only) {
+		unsigned int i;
+
+		for (i = 0; i < c->ndevs; i++)
+			if (!strcmp(c->dev[i].name, *only))
+				return;
+		errx(EXIT_USAGE, "%s: no [%s] in %s", cmd, *only, file);
+	}
+}
+
+/* Run @fn(@argc, @argv) in a child, so that its exit ends only it. */
+static int run_cmd(int (*fn)(int, char **), int argc, char **argv)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		err(EXIT_DEVICE, "fork");
+	if (!pid) {
+		optind = 0;	/* getopt from the start, in the child */
+		exit(fn(argc, argv));
+	}
+	return swt_wait(pid);
+}
+
+static int activate_one(const struct swt_conf_dev *d)
+{
+	char *av[2 * SWT_CONF_MAX_OPTS + SWT_MAX_TIERS + 12];
+	unsigned int i;
+	struct stat s;
+	int n = 0;
+
+	if (is_swaptier(d->name)) {
+		if (!is_swap(d->name)) {
+			warnx("%s: exists but is not an active swap area: left as it is",
+			      d->name);
+			return EXIT_DEVICE;
+		}
+		return 0;	/* active already */
+	}
+	for (i = 0; i < d->ntiers; i++) {
+		if (stat(d->tier[i], &s)) {
+			warn("%s: tier %s: not activated", d->name, d->tier[i]);
+			return EXIT_DEVICE;
+		}
+		if (!S_ISBLK(s.st_mode)) {
+			warnx("%s: tier %s is not a block device: not activated",
+			      d->name, d->tier[i]);
+			return EXIT_DEVICE;
+		}
+	}
+	av[n++] = "create";
+	av[n++] = (char *)d->name;
+	for (i = 0; i < d->ntiers; i++)
+		av[n++] = (char *)d->tier[i];
+	if (d->size[0]) {
+		av[n++] = "--size";
+		av[n++] = (char *)d->size;
+	}
+	for (i = 0; i < d->nopts; i++) {
+		av[n++] = "--option";
+		av[n++] = (char *)d->opt[i];
+	}
+	av[n++] = "--swap";
+	if (d->discard)
+		av[n++] = "--discard";
+	if (d->priority[0]) {
+		av[n++] = "--priority";
+		av[n++] = (char *)d->priority;
+	}
+	av[n] = NULL;
+	return run_cmd(cmd_create, n, av);
+}
+
+static int cmd_activate(int argc, char **argv)
+{
+	static char *const mp[] = { "modprobe", "dm-swaptier", NULL };
+	const char *only;
+	struct swt_conf c;
+	unsigned int i;
+	int rc = 0;
+
+	read_conf("activate", argc, argv, &c, &only);
+	if (!c.ndevs)
+		return 0;
+	/* the module may be built in, or loaded by hand: try, then see */
+	if (run(mp, true))
+		warnx("modprobe dm-swaptier failed (is the module installed?)");
+	for (i = 0; i < c.ndevs; i++)
+		if ((!only || !strcmp(only, c.dev[i].name)) &&
+		    activate_one(&c.dev[i]))
+			rc = EXIT_DEVICE;
+	return rc;
+}
+
+static int cmd_deactivate(int argc, char **argv)
+{
+	const char *only;
+	struct swt_conf c;
+	char *av[3];
+	int i, rc = 0;
+
+	read_conf("deactivate", argc, argv, &c, &only);
+	/* in reverse: a later device may stand on an earlier one */
+	for (i = c.ndevs - 1; i >= 0; i--) {
+		if ((only && strcmp(only, c.dev[i].name)) ||
+		    !is_swaptier(c.dev[i].name))
+			continue;
+		av[0] = "remove";
+		av[1] = c.dev[i].name;
+		av[2] = NULL;
+		if (run_cmd(cmd_remove, 2, av))
+			rc = EXIT_DEVICE;
+	}
+	return rc;
 }
 
 int main(int argc, char **argv)

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dmswaptier: the configuration file parser (swt_conf.h). Plain C with no
+ * I/O, tested on the host (tests/tool/test_conf.c).
+ */
+#include "swt_conf.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+struct swt_conf_ctx {
+	const char *file;
+	unsigned int line;
+	char *err;
+	size_t errlen;
+};
+
+static int conf_error(struct swt_conf_ctx *x, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(x->err, x->errlen, "%s:%u: ", x->file, x->line);
+	if (n < 0 || (size_t)n >= x->errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(x->err + n, x->errlen - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+/* Names dmsetup accepts and that make a plain /dev/mapper path. */
+static bool good_name(const char *s)
+{
+	if (!*s || strlen(s) >= 128 || !strcmp(s, ".") || !strcmp(s, ".."))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("-_.+", *s))
+			return false;
+	return true;
+}
+
+/* Split @v at blanks into @out (at most @max words of SWT_CONF_WORD). */
+static int words(struct swt_conf_ctx *x, const char *key, char *v,
+		 char out[][SWT_CONF_WORD], unsigned int max, unsigned int *n)
+{
+	char *w, *save = NULL;
+
+	*n = 0;
+	for (w = strtok_r(v, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		if (*n == max)
+			return conf_error(x, "%s: more than %u values", key, max);
+		if (strlen(w) >= SWT_CONF_WORD)
+			return conf_error(x, "%s: '%.40s...' is too long", key, w);
+		snprintf(out[(*n)++], SWT_CONF_WORD, "%s", w);
+	}
+	if (!*n)
+		return conf_error(x, "%s: no value", key);
+	return 0;
+}
+
+static int set_word(struct swt_conf_ctx *x, const char *key, const char *v,
+		    char *dst, size_t len)
+{
+	if (!*v || strpbrk(v, " \t"))
+		return conf_error(x, "%s: one word expected", key);
+	if (strlen(v) >= len)
+		return conf_error(x, "%s: '%s' is too long", key, v);
+	snprintf(dst, len, "%s", v);
+	return 0;
+}
+
+static int key_value(struct swt_conf_ctx *x, struct swt_conf_dev *d,
+		     const char *key, char *v)
+{
+	if (!strcmp(key, "tiers"))
+		return words(x, key, v, d->tier, SWT_MAX_TIERS, &d->ntiers);
+	if (!strcmp(key, "options"))
+		return words(x, key, v, d->opt, SWT_CONF_MAX_OPTS, &d->nopts);
+	if (!strcmp(key, "size"))
+		return set_word(x, key, v, d->size, sizeof(d->size));
+	if (!strcmp(key, "priority")) {
+		if (set_word(x, key, v, d->priority, sizeof(d->priority)))
+			return -1;
+		if (strspn(v + (*v == '-'), "0123456789") != strlen(v + (*v == '-')) ||
+		    !v[*v == '-'])
+			return conf_error(x, "priority: '%s' is not a number", v);
+		return 0;
+	}
+	if (!strcmp(key, "discard")) {
+		if (!strcmp(v, "yes") || !strcmp(v, "on") || !strcmp(v, "1"))
+			d->discard = true;
+		else if (!strcmp(v, "no") || !strcmp(v, "off") || !strcmp(v, "0"))
+			d->discard = false;
+		else
+			return conf_error(x, "discard: yes or no, not '%s'", v);
+		return 0;
+	}
+	return conf_error(x, "unknown key '%s' (tiers, size, options, priority, discard)",
+			  key);
+}
+
+int swt_conf_parse(const char *file, const char *buf, struct swt_conf *c,
+		   char *err, size_t errlen)
+{
+	struct swt_conf_ctx x = { .file = file, .err = err, .errlen = errlen };
+	struct swt_conf_dev *d = NULL;
+	char line[4096], *s, *eq;
+	const char *p = buf, *nl;
+	unsigned int i;
+	size_t len;
+
+	memset(c, 0, sizeof(*c));
+	while (*p) {
+		x.line++;
+		nl = strchr(p, '\n');
+		len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len >= sizeof(line))
+			return conf_error(&x, "line too long");
+		memcpy(line, p, len);
+		line[len] = 0;
+		p += len + (nl ? 1 : 0);
+		s = trim(line);
+		if (!*s || *s == '#' || *s == ';')
+			continue;
+		if (*s == '[') {
+			char *e = strchr(s, ']');
+
+			if (!e || e[1])
+				return conf_error(&x, "a section is [name]");
+			*e = 0;
+			s = trim(s + 1);
+			if (!good_name(s))
+				return conf_error(&x, "'%s' is not a device name%s",
+						  s, " (letters, digits, - _ . +)");
+			for (i = 0; i < c->ndevs; i++)
+				if (!strcmp(c->dev[i].name, s))
+					return conf_error(&x, "[%s] again (first at line %u)",
+							  s, c->dev[i].line);
+			if (c->ndevs == SWT_CONF_MAX_DEVS)
+				return conf_error(&x, "more than %d devices",
+						  SWT_CONF_MAX_DEVS);
+			d = &c->dev[c->ndevs++];
+			snprintf(d->name, sizeof(d->name), "%s", s);
+			d->line = x.line;
+			d->discard = true;
+			continue;
+		}
+		eq = strchr(s, '=');
+		if (!eq)
+			return conf_error(&x, "expected key = value or [name]");
+		if (!d)
+			return conf_error(&x, "a key before the first [name]");
+		*eq = 0;
+		if (key_value(&x, d, trim(s), trim(eq + 1)))
+			return -1;
+	}
+	for (i = 0; i < c->ndevs; i++)
+		if (!c->dev[i].ntiers) {
+			x.line = c->dev[i].line;
+			return conf_error(&x, "[%s] has no tiers", c->dev[i].name);
+		}
+	return 0;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * dmswaptier: the configuration file of "activate" and "deactivate"
+ * (/etc/dmswaptier.conf, dmswaptier(8)): one section per device,
+ *
+ *	[swap0]
+ *	tiers = /dev/disk/by-id/nvme-A /dev/disk/by-id/ata-B
+ *	size = 8G
+ *	options = discard_passdown demote_heat=1
+ *	priority = 10
+ *	discard = yes
+ *
+ * Blank lines and lines starting with # or ; are comments.
+ */
+#ifndef SWT_CONF_H
+#define SWT_CONF_H
+
+#include "dm-swaptier-abi.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define SWT_CONF_MAX_DEVS	16
+#define SWT_CONF_MAX_OPTS	32
+#define SWT_CONF_WORD		256
+
+struct swt_conf_dev {
+	char name[128];
+	unsigned int line;		/* of its [name] */
+	unsigned int ntiers;
+	char tier[SWT_MAX_TIERS][SWT_CONF_WORD];
+	char size[32];			/* "" for the most the tiers hold */
+	unsigned int nopts;
+	char opt[SWT_CONF_MAX_OPTS][SWT_CONF_WORD];
+	char priority[16];		/* "" for swapon's default */
+	bool discard;			/* swapon --discard (default yes) */
+};
+
+struct swt_conf {
+	unsigned int ndevs;
+	struct swt_conf_dev dev[SWT_CONF_MAX_DEVS];
+};
+
+/*
+ * Parse the text @buf (from file @file, for messages) into @c. Returns 0,
+ * or -1 with "FILE:LINE: why" in @err.
+ */
+int swt_conf_parse(const char *file, const char *buf, struct swt_conf *c,
+		   char *err, size_t errlen);
+
+#endif
