@@ -38,7 +38,7 @@ ctest() {	# NAME SOURCE...: build, run, echo its ok/not ok lines
 ctest test_parse "$top/tests/tool/test_parse.c" "$tool/swt_parse.c"
 ctest test_status "$top/tests/tool/test_status.c" "$tool/swt_status.c" \
 	"$tool/swt_cols.c" "$tool/swt_parse.c"
-ctest test_conf "$top/tests/tool/test_conf.c" "$tool/swt_conf.c"
+ctest test_conf "$top/tests/tool/test_conf.c" "$tool/swt_conf.c" "$tool/swt_parse.c"
 
 check() {	# NAME CMD...: ok if CMD succeeds
 	local name=$1; shift

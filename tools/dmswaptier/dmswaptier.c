@@ -714,52 +714,6 @@ static int cmd_map(int argc, char **argv)
 /*----------------------------------------------------------------*/
 /* create, remove */
 
-/* SIZE: decimal digits, then K, M or G; -1 if not one or over 64 bits. */
-static int parse_size(const char *s, u64 *bytes)
-{
-	unsigned int shift = 0;
-	u64 v;
-	char *end;
-
-	if (*s < '0' || *s > '9')	/* strtoull takes spaces and signs */
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	if (*end == 'K' || *end == 'k')
-		shift = 10;
-	else if (*end == 'M' || *end == 'm')
-		shift = 20;
-	else if (*end == 'G' || *end == 'g')
-		shift = 30;
-	if (shift)
-		end++;
-	if (*end || v > UINT64_MAX >> shift)
-		return -1;
-	*bytes = v << shift;
-	return 0;
-}
-
-/* --option: KEY=VALUE or FLAG, appended to @opt; the words it adds. */
-static int add_option(char *opt, size_t len, char *arg, u64 *reserve)
-{
-	char *eq = strchr(arg, '=');
-	size_t l = strlen(opt);
-
-	if (!eq) {
-		if ((size_t)snprintf(opt + l, len - l, " %s", arg) >= len - l)
-			usage_error("create", "create: table line too long");
-		return 1;
-	}
-	*eq = 0;
-	if ((size_t)snprintf(opt + l, len - l, " %s %s", arg, eq + 1) >= len - l)
-		usage_error("create", "create: table line too long");
-	if (!strcmp(arg, "reserve_blocks"))
-		*reserve = strtoull(eq + 1, NULL, 10);
-	return 2;
-}
-
 /* mkswap and swapon /dev/mapper/@name. */
 static void make_swap(const char *name, bool discard, char *prio)
 {
@@ -796,22 +750,26 @@ static int cmd_create(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	char params[4096], opt[1024] = "", *prio = NULL;
+	char params[SWT_TABLE_LINE_LEN], opt[SWT_TABLE_OPT_LEN] = "";
 	u64 size = 0, total = 0, reserve = 0, maxlen;
 	bool swap = false, discard = false;
-	int c, nopt = 0, i, ntiers;
+	int c, nopt = 0, i, n, ntiers;
+	char *prio = NULL;
 
 	while ((c = getopt_long(argc, argv, "s:o:wdp:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			if (parse_size(optarg, &size) || !size ||
-			    size % SWT_BLOCK_SIZE)
+			if (swt_parse_size(optarg, &size))
 				usage_error("create",
 					    "create: --size must be a positive multiple of %u bytes (K, M, G suffixes)",
 					    SWT_BLOCK_SIZE);
 			break;
 		case 'o':
-			nopt += add_option(opt, sizeof(opt), optarg, &reserve);
+			n = swt_table_opt(opt, sizeof(opt), optarg, &reserve);
+			if (n < 0)
+				usage_error("create",
+					    "create: table line too long");
+			nopt += n;
 			break;
 		case 'w':
 			swap = true;
@@ -1086,7 +1044,7 @@ static int run_cmd(int (*fn)(int, char **), int argc, char **argv)
 
 static int activate_one(const struct swt_conf_dev *d)
 {
-	char *av[2 * SWT_CONF_MAX_OPTS + SWT_MAX_TIERS + 12];
+	char *av[2 * SWT_CONF_MAX_OPTS + SWT_MAX_TIERS + 12], prio[16];
 	unsigned int i;
 	struct stat s;
 	int n = 0;
@@ -1125,9 +1083,10 @@ static int activate_one(const struct swt_conf_dev *d)
 	av[n++] = "--swap";
 	if (d->discard)
 		av[n++] = "--discard";
-	if (d->priority[0]) {
+	if (d->has_priority && d->priority >= 0) {
+		snprintf(prio, sizeof(prio), "%d", d->priority);
 		av[n++] = "--priority";
-		av[n++] = (char *)d->priority;
+		av[n++] = prio;
 	}
 	av[n] = NULL;
 	return run_cmd(cmd_create, n, av);

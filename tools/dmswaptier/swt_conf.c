@@ -4,6 +4,7 @@
  * I/O, tested on the host (tests/tool/test_conf.c).
  */
 #include "swt_conf.h"
+#include "swt_parse.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -84,22 +85,60 @@ static int set_word(struct swt_conf_ctx *x, const char *key, const char *v,
 	return 0;
 }
 
+/* options: each as the target will take it (swt_check_option) */
+static int check_options(struct swt_conf_ctx *x, struct swt_conf_dev *d)
+{
+	struct swt_opt_check oc;
+	char why[192];
+	unsigned int i;
+
+	swt_opt_check_init(&oc);
+	for (i = 0; i < d->nopts; i++)
+		if (swt_check_option(&oc, d->opt[i], why, sizeof(why)))
+			return conf_error(x, "options: %s", why);
+	if (swt_check_options_done(&oc, why, sizeof(why)))
+		return conf_error(x, "options: %s", why);
+	return 0;
+}
+
+/* priority: a whole number in swapon's range */
+static int set_priority(struct swt_conf_ctx *x, struct swt_conf_dev *d,
+			const char *v)
+{
+	const char *digits = v + (*v == '-');
+	u64 n;
+
+	if (swt_parse_num(digits, SWT_CONF_PRIO_MAX + 1ULL, &n) ||
+	    (*v == '-' && n > 1) || (*v != '-' && n > SWT_CONF_PRIO_MAX))
+		return conf_error(x, "priority: '%s' is not a number from %d to %d",
+				  v, SWT_CONF_PRIO_MIN, SWT_CONF_PRIO_MAX);
+	d->priority = *v == '-' ? -(int)n : (int)n;
+	d->has_priority = true;
+	return 0;
+}
+
 static int key_value(struct swt_conf_ctx *x, struct swt_conf_dev *d,
 		     const char *key, char *v)
 {
 	if (!strcmp(key, "tiers"))
 		return words(x, key, v, d->tier, SWT_MAX_TIERS, &d->ntiers);
-	if (!strcmp(key, "options"))
-		return words(x, key, v, d->opt, SWT_CONF_MAX_OPTS, &d->nopts);
-	if (!strcmp(key, "size"))
-		return set_word(x, key, v, d->size, sizeof(d->size));
-	if (!strcmp(key, "priority")) {
-		if (set_word(x, key, v, d->priority, sizeof(d->priority)))
+	if (!strcmp(key, "options")) {
+		if (words(x, key, v, d->opt, SWT_CONF_MAX_OPTS, &d->nopts))
 			return -1;
-		if (strspn(v + (*v == '-'), "0123456789") != strlen(v + (*v == '-')) ||
-		    !v[*v == '-'])
-			return conf_error(x, "priority: '%s' is not a number", v);
+		return check_options(x, d);
+	}
+	if (!strcmp(key, "size")) {
+		if (set_word(x, key, v, d->size, sizeof(d->size)))
+			return -1;
+		if (swt_parse_size(v, &d->size_bytes))
+			return conf_error(x, "size: '%s': a positive multiple of %u bytes expected",
+					  v, SWT_BLOCK_SIZE);
 		return 0;
+	}
+	if (!strcmp(key, "priority")) {
+		if (!*v || strpbrk(v, " \t"))
+			return conf_error(x, "%s: one word expected", key);
+		return set_priority(x, d, v);
 	}
 	if (!strcmp(key, "discard")) {
 		if (!strcmp(v, "yes") || !strcmp(v, "on") || !strcmp(v, "1"))
@@ -112,6 +151,26 @@ static int key_value(struct swt_conf_ctx *x, struct swt_conf_dev *d,
 	}
 	return conf_error(x, "unknown key '%s' (tiers, size, options, priority, discard)",
 			  key);
+}
+
+/* create's table line of @d fits in create's room for it */
+static bool table_fits(const struct swt_conf_dev *d)
+{
+	char opt[SWT_TABLE_OPT_LEN] = "", line[SWT_TABLE_LINE_LEN];
+	char *tiers[SWT_MAX_TIERS];
+	unsigned int i;
+	int n, nopt = 0;
+	u64 reserve;
+
+	for (i = 0; i < d->nopts; i++) {
+		n = swt_table_opt(opt, sizeof(opt), d->opt[i], &reserve);
+		if (n < 0)
+			return false;
+		nopt += n;
+	}
+	for (i = 0; i < d->ntiers; i++)
+		tiers[i] = (char *)d->tier[i];
+	return !swt_table_line(line, sizeof(line), d->ntiers, tiers, nopt, opt);
 }
 
 int swt_conf_parse(const char *file, const char *buf, struct swt_conf *c,
@@ -169,10 +228,13 @@ int swt_conf_parse(const char *file, const char *buf, struct swt_conf *c,
 		if (key_value(&x, d, trim(s), trim(eq + 1)))
 			return -1;
 	}
-	for (i = 0; i < c->ndevs; i++)
-		if (!c->dev[i].ntiers) {
-			x.line = c->dev[i].line;
+	for (i = 0; i < c->ndevs; i++) {
+		x.line = c->dev[i].line;
+		if (!c->dev[i].ntiers)
 			return conf_error(&x, "[%s] has no tiers", c->dev[i].name);
-		}
+		if (!table_fits(&c->dev[i]))
+			return conf_error(&x, "[%s]: the table line is over %d bytes",
+					  c->dev[i].name, SWT_TABLE_LINE_LEN);
+	}
 	return 0;
 }

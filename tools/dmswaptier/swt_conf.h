@@ -30,11 +30,17 @@ struct swt_conf_dev {
 	unsigned int ntiers;
 	char tier[SWT_MAX_TIERS][SWT_CONF_WORD];
 	char size[32];			/* "" for the most the tiers hold */
+	unsigned long long size_bytes;	/* of size, 0 if "" */
 	unsigned int nopts;
 	char opt[SWT_CONF_MAX_OPTS][SWT_CONF_WORD];
-	char priority[16];		/* "" for swapon's default */
+	bool has_priority;		/* false: swapon's default */
+	int priority;			/* -1..32767, as swapon takes it */
 	bool discard;			/* swapon --discard (default yes) */
 };
+
+/* swapon's range of priorities (-1: the kernel's default). */
+#define SWT_CONF_PRIO_MIN	(-1)
+#define SWT_CONF_PRIO_MAX	32767
 
 struct swt_conf {
 	unsigned int ndevs;
@@ -42,8 +48,10 @@ struct swt_conf {
 };
 
 /*
- * Parse the text @buf (from file @file, for messages) into @c. Returns 0,
- * or -1 with "FILE:LINE: why" in @err.
+ * Parse the text @buf (from file @file, for messages) into @c, checking
+ * every value as create would (size, options, the table line's length)
+ * and the priority's range, so that a mistake is found here, before any
+ * device is made. Returns 0, or -1 with "FILE:LINE: why" in @err.
  */
 int swt_conf_parse(const char *file, const char *buf, struct swt_conf *c,
 		   char *err, size_t errlen);
