@@ -303,8 +303,13 @@ static int list_devices(char ***names)
 	return count;
 }
 
-static int dm_simple(int type, const char *name, u64 len,
-		     const char *params)
+/*
+ * Create (with @params, @len sectors) or remove @name; a removal with
+ * @retry is tried again for a while if the device is busy (udev's probe
+ * of a new device holds it open a moment).
+ */
+static int dm_run(int type, const char *name, u64 len, const char *params,
+		  bool retry)
 {
 	struct dm_task *dmt = dm_task_create(type);
 	uint32_t cookie = 0;
@@ -315,11 +320,19 @@ static int dm_simple(int type, const char *name, u64 len,
 	if (params &&
 	    !dm_task_add_target(dmt, 0, len, SWT_TARGET_NAME, params))
 		return 0;
+	if (retry && !dm_task_retry_remove(dmt))
+		return 0;
 	ok = dm_task_set_cookie(dmt, &cookie, 0) && dm_task_run(dmt);
 	/* also makes or removes the /dev/mapper node when udev is not used */
 	dm_udev_wait(cookie);
 	dm_task_destroy(dmt);
 	return ok;
+}
+
+static int dm_simple(int type, const char *name, u64 len,
+		     const char *params)
+{
+	return dm_run(type, name, len, params, false);
 }
 
 /*----------------------------------------------------------------*/
@@ -714,8 +727,8 @@ static int cmd_map(int argc, char **argv)
 /*----------------------------------------------------------------*/
 /* create, remove */
 
-/* mkswap and swapon /dev/mapper/@name. */
-static void make_swap(const char *name, bool discard, char *prio)
+/* mkswap and swapon /dev/mapper/@name: 0, or -1 when it said what failed */
+static int try_make_swap(const char *name, bool discard, char *prio)
 {
 	char path[PATH_MAX], *mk[3], *on[8];
 	int k = 0;
@@ -724,8 +737,10 @@ static void make_swap(const char *name, bool discard, char *prio)
 	mk[0] = "mkswap";
 	mk[1] = path;
 	mk[2] = NULL;
-	if (run(mk, true))
-		errx(EXIT_DEVICE, "%s: mkswap failed", path);
+	if (run(mk, true)) {
+		warnx("%s: mkswap failed", path);
+		return -1;
+	}
 	on[k++] = "swapon";
 	if (discard)
 		on[k++] = "--discard";
@@ -735,8 +750,17 @@ static void make_swap(const char *name, bool discard, char *prio)
 	}
 	on[k++] = path;
 	on[k] = NULL;
-	if (run(on, false))
-		errx(EXIT_DEVICE, "%s: swapon failed", path);
+	if (run(on, false)) {
+		warnx("%s: swapon failed", path);
+		return -1;
+	}
+	return 0;
+}
+
+static void make_swap(const char *name, bool discard, char *prio)
+{
+	if (try_make_swap(name, discard, prio))
+		exit(EXIT_DEVICE);
 }
 
 static int cmd_create(int argc, char **argv)
@@ -1044,10 +1068,10 @@ static int run_cmd(int (*fn)(int, char **), int argc, char **argv)
 
 static int activate_one(const struct swt_conf_dev *d)
 {
-	char *av[2 * SWT_CONF_MAX_OPTS + SWT_MAX_TIERS + 12], prio[16];
+	char *av[2 * SWT_CONF_MAX_OPTS + SWT_MAX_TIERS + 12], prio[16] = "";
 	unsigned int i;
 	struct stat s;
-	int n = 0;
+	int n = 0, rc;
 
 	if (is_swaptier(d->name)) {
 		if (!is_swap(d->name)) {
@@ -1080,16 +1104,22 @@ static int activate_one(const struct swt_conf_dev *d)
 		av[n++] = "--option";
 		av[n++] = (char *)d->opt[i];
 	}
-	av[n++] = "--swap";
-	if (d->discard)
-		av[n++] = "--discard";
-	if (d->has_priority && d->priority >= 0) {
-		snprintf(prio, sizeof(prio), "%d", d->priority);
-		av[n++] = "--priority";
-		av[n++] = prio;
-	}
 	av[n] = NULL;
-	return run_cmd(cmd_create, n, av);
+	rc = run_cmd(cmd_create, n, av);
+	if (rc)
+		return rc;	/* create said why */
+	if (d->has_priority && d->priority >= 0)
+		snprintf(prio, sizeof(prio), "%d", d->priority);
+	if (!try_make_swap(d->name, d->discard, prio[0] ? prio : NULL))
+		return 0;
+	/* made by this activation and of no use: not left in the way */
+	if (dm_run(DM_DEVICE_REMOVE, d->name, 0, NULL, true))
+		warnx("%s: not activated: the device it made is removed again",
+		      d->name);
+	else
+		warnx("%s: not activated; the device it made could not be removed",
+		      d->name);
+	return EXIT_DEVICE;
 }
 
 static int cmd_activate(int argc, char **argv)
