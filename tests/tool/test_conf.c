@@ -83,6 +83,16 @@ static void test_mistakes(void)
 		{ "[a] x\n", "b.conf:1: a section is [name]" },
 		{ "[a/b]\n", "b.conf:1: 'a/b' is not a device name" },
 		{ "[..]\n", "b.conf:1: '..' is not a device name" },
+		/* names create and remove would take for options, or dm's node */
+		{ "[-h]\ntiers = /x\n", "b.conf:1: '-h' is not a device name" },
+		{ "[--help]\n", "b.conf:1: '--help' is not a device name" },
+		{ "[-]\n", "b.conf:1: '-' is not a device name" },
+		{ "[control]\n", "b.conf:1: 'control' is not a device name" },
+		{ "[a b]\n", "b.conf:1: 'a b' is not a device name" },
+		{ "[\xc3\xa9]\n", "b.conf:1: '\xc3\xa9' is not a device name" },
+		{ "[]\n", "b.conf:1: '' is not a device name" },
+		{ "[a]\ntiers = /x -s\n", "b.conf:2: tiers: '-s' is not an absolute path" },
+		{ "[a]\ntiers = dev/x\n", "b.conf:2: tiers: 'dev/x' is not an absolute path" },
 		{ "[a]\ntiers=/x\n[a]\n", "b.conf:3: [a] again (first at line 1)" },
 		{ "[a]\ntiers = 1 2 3 4 5 6 7 8 9\n", "b.conf:2: tiers: more than 8 values" },
 		{ "[a]\ntiers = /x\npriority = high\n", "b.conf:3: priority: 'high'" },
@@ -127,6 +137,27 @@ static void test_mistakes(void)
 	EXPECT_EQ(swt_conf_parse("b.conf", big, &c, err, sizeof(err)), -1);
 	EXPECT_EQ(swt_conf_parse("b.conf", "[a\n", &c, err, 4), -1);
 	EXPECT_EQ(strlen(err), 3);
+}
+
+/* the names dmsetup takes: any of letters, digits, - _ . + but '-' first */
+static void test_names(void)
+{
+	char text[400], name[130];
+
+	EXPECT_EQ(swt_conf_parse("n.conf", "[a-b_c.d+e]\ntiers = /x\n[0-]\ntiers = /y\n"
+				 "[.x]\ntiers = /z\n[controller]\ntiers = /w\n",
+				 &c, err, sizeof(err)), 0);
+	EXPECT_EQ(c.ndevs, 4);
+	EXPECT(!strcmp(c.dev[0].name, "a-b_c.d+e"));
+	memset(name, 'n', sizeof(name));
+	name[127] = 0;		/* DM_NAME_LEN 128 with its NUL */
+	snprintf(text, sizeof(text), "[%s]\ntiers = /x\n", name);
+	EXPECT_EQ(swt_conf_parse("n.conf", text, &c, err, sizeof(err)), 0);
+	name[127] = 'n';
+	name[128] = 0;
+	snprintf(text, sizeof(text), "[%s]\ntiers = /x\n", name);
+	EXPECT_EQ(swt_conf_parse("n.conf", text, &c, err, sizeof(err)), -1);
+	expect_err("n.conf:1: 'nnnn");
 }
 
 /* the values create and swapon take, at the ends of their ranges */
@@ -194,6 +225,7 @@ int main(void)
 	static const struct unit_test tests[] = {
 		{ "two_devices", test_two_devices },
 		{ "mistakes", test_mistakes },
+		{ "names", test_names },
 		{ "values", test_values },
 		{ "long_table", test_long_table },
 	};

@@ -44,10 +44,17 @@ static char *trim(char *s)
 	return s;
 }
 
-/* Names dmsetup accepts and that make a plain /dev/mapper path. */
+/*
+ * Names dmsetup accepts and that make a plain /dev/mapper path: letters,
+ * digits, - _ . + (nothing libdevmapper would mangle), under 128 bytes
+ * (DM_NAME_LEN), not . or .., not control (/dev/mapper/control is the
+ * device-mapper's own node), and not starting with '-', which create and
+ * remove would take for an option.
+ */
 static bool good_name(const char *s)
 {
-	if (!*s || strlen(s) >= 128 || !strcmp(s, ".") || !strcmp(s, ".."))
+	if (!*s || strlen(s) >= 128 || !strcmp(s, ".") || !strcmp(s, "..") ||
+	    !strcmp(s, "control") || *s == '-')
 		return false;
 	for (; *s; s++)
 		if (!isalnum((unsigned char)*s) && !strchr("-_.+", *s))
@@ -120,8 +127,18 @@ static int set_priority(struct swt_conf_ctx *x, struct swt_conf_dev *d,
 static int key_value(struct swt_conf_ctx *x, struct swt_conf_dev *d,
 		     const char *key, char *v)
 {
-	if (!strcmp(key, "tiers"))
-		return words(x, key, v, d->tier, SWT_MAX_TIERS, &d->ntiers);
+	if (!strcmp(key, "tiers")) {
+		unsigned int i;
+
+		if (words(x, key, v, d->tier, SWT_MAX_TIERS, &d->ntiers))
+			return -1;
+		/* a path, never an option of create */
+		for (i = 0; i < d->ntiers; i++)
+			if (d->tier[i][0] != '/')
+				return conf_error(x, "tiers: '%s' is not an absolute path",
+						  d->tier[i]);
+		return 0;
+	}
 	if (!strcmp(key, "options")) {
 		if (words(x, key, v, d->opt, SWT_CONF_MAX_OPTS, &d->nopts))
 			return -1;
@@ -205,7 +222,7 @@ int swt_conf_parse(const char *file, const char *buf, struct swt_conf *c,
 			s = trim(s + 1);
 			if (!good_name(s))
 				return conf_error(&x, "'%s' is not a device name%s",
-						  s, " (letters, digits, - _ . +)");
+						  s, " (letters, digits, - _ . + not first)");
 			for (i = 0; i < c->ndevs; i++)
 				if (!strcmp(c->dev[i].name, s))
 					return conf_error(&x, "[%s] again (first at line %u)",
