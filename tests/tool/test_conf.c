@@ -41,6 +41,7 @@ static void test_two_devices(void)
 		"[ zram-tier ]\n"
 		"tiers=/dev/zram0 /dev/sdb\n"
 		"discard = no\n"
+		"wait = 0\n"
 		"priority = -1";
 
 	EXPECT_EQ(swt_conf_parse("t.conf", text, &c, err, sizeof(err)), 0);
@@ -56,6 +57,8 @@ static void test_two_devices(void)
 	EXPECT(c.dev[0].has_priority);
 	EXPECT_EQ(c.dev[0].priority, 10);
 	EXPECT(c.dev[0].discard);
+	EXPECT_EQ(c.dev[0].wait, 30);
+	EXPECT_EQ(c.dev[1].wait, 0);
 	EXPECT(!strcmp(c.dev[1].name, "zram-tier"));
 	EXPECT(!strcmp(c.dev[1].tier[0], "/dev/zram0"));
 	EXPECT(!c.dev[1].size[0]);
@@ -115,6 +118,9 @@ static void test_mistakes(void)
 		{ "[a]\ntiers = /x\noptions = migration=on Migration=off\n", "b.conf:3: options: option Migration given twice" },
 		{ "[a]\ntiers = /x\noptions = low_watermark=30\n", "b.conf:3: options: low_watermark (30) must be below high_watermark (20)" },
 		{ "[a]\ntiers = /x\noptions = =5\n", "b.conf:3: options: '=5' is not an option" },
+		{ "[a]\ntiers = /x\nwait = 61\n", "b.conf:3: wait: '61' is not a number of seconds from 0 to 60" },
+		{ "[a]\ntiers = /x\nwait = -1\n", "b.conf:3: wait: '-1'" },
+		{ "[a]\ntiers = /x\nwait = 5s\n", "b.conf:3: wait: '5s'" },
 		{ "[a]\ntiers = /x\npriority = 32768\n", "b.conf:3: priority: '32768' is not a number from -1 to 32767" },
 		{ "[a]\ntiers = /x\npriority = -2\n", "b.conf:3: priority: '-2'" },
 		{ "[a]\ntiers = /x\npriority = +5\n", "b.conf:3: priority: '+5'" },
@@ -169,6 +175,7 @@ static void test_values(void)
 		"size = 4096\n"
 		"options = DISCARD_PASSDOWN frontier_blocks=65536 reserve_blocks=16 migration=OFF low_watermark=0 high_watermark=1 write_batch=0\n"
 		"priority = 32767\n"
+		"wait = 60\n"
 		"[b]\n"
 		"tiers = /dev/y\n"
 		"size = 17179869183G\n"
@@ -185,6 +192,7 @@ static void test_values(void)
 	EXPECT_EQ(c.dev[0].size_bytes, 4096);
 	EXPECT_EQ(c.dev[0].nopts, 7);
 	EXPECT_EQ(c.dev[0].priority, 32767);
+	EXPECT_EQ(c.dev[0].wait, 60);
 	EXPECT_EQ(c.dev[1].size_bytes, 17179869183ULL << 30);
 	EXPECT(c.dev[1].has_priority);
 	EXPECT_EQ(c.dev[1].priority, 0);

@@ -21,6 +21,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <linux/fs.h>
 #include <unistd.h>
 
@@ -1066,11 +1067,60 @@ static int run_cmd(int (*fn)(int, char **), int argc, char **argv)
 	return swt_wait(pid);
 }
 
-static int activate_one(const struct swt_conf_dev *d)
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Wait for @d's tier paths to be block devices (udev makes the stable
+ * links as it finds the disks), polling until @start plus @d's wait: the
+ * clock starts with activate, so that however many devices wait, the
+ * whole wait is the longest of them. 0, or EXIT_DEVICE when it said why.
+ */
+static int wait_tiers(const struct swt_conf_dev *d, double start)
+{
+	static const struct timespec tick = { 0, 100 * 1000 * 1000 };
+	double deadline = start + d->wait;
+	bool said = false;
+	unsigned int i;
+	struct stat s;
+
+	for (i = 0; i < d->ntiers; i++) {
+		while (stat(d->tier[i], &s)) {
+			if (errno != ENOENT && errno != ENOTDIR) {
+				warn("%s: tier %s: not activated", d->name,
+				     d->tier[i]);
+				return EXIT_DEVICE;
+			}
+			if (now_sec() >= deadline) {
+				warnx("%s: tier %s is missing%s: not activated",
+				      d->name, d->tier[i],
+				      said ? " after the wait" : "");
+				return EXIT_DEVICE;
+			}
+			if (!said)
+				warnx("%s: waiting up to %.0f s for tier %s",
+				      d->name, deadline - now_sec(), d->tier[i]);
+			said = true;
+			nanosleep(&tick, NULL);
+		}
+		if (!S_ISBLK(s.st_mode)) {
+			warnx("%s: tier %s is not a block device: not activated",
+			      d->name, d->tier[i]);
+			return EXIT_DEVICE;
+		}
+	}
+	return 0;
+}
+
+static int activate_one(const struct swt_conf_dev *d, double start)
 {
 	char *av[2 * SWT_CONF_MAX_OPTS + SWT_MAX_TIERS + 12], prio[16] = "";
 	unsigned int i;
-	struct stat s;
 	int n = 0, rc;
 
 	if (is_swaptier(d->name)) {
@@ -1081,17 +1131,9 @@ static int activate_one(const struct swt_conf_dev *d)
 		}
 		return 0;	/* active already */
 	}
-	for (i = 0; i < d->ntiers; i++) {
-		if (stat(d->tier[i], &s)) {
-			warn("%s: tier %s: not activated", d->name, d->tier[i]);
-			return EXIT_DEVICE;
-		}
-		if (!S_ISBLK(s.st_mode)) {
-			warnx("%s: tier %s is not a block device: not activated",
-			      d->name, d->tier[i]);
-			return EXIT_DEVICE;
-		}
-	}
+	rc = wait_tiers(d, start);
+	if (rc)
+		return rc;
 	av[n++] = "create";
 	av[n++] = (char *)d->name;
 	for (i = 0; i < d->ntiers; i++)
@@ -1125,6 +1167,7 @@ static int activate_one(const struct swt_conf_dev *d)
 static int cmd_activate(int argc, char **argv)
 {
 	static char *const mp[] = { "modprobe", "dm-swaptier", NULL };
+	double start = now_sec();
 	const char *only;
 	struct swt_conf c;
 	unsigned int i;
@@ -1138,7 +1181,7 @@ static int cmd_activate(int argc, char **argv)
 		warnx("modprobe dm-swaptier failed (is the module installed?)");
 	for (i = 0; i < c.ndevs; i++)
 		if ((!only || !strcmp(only, c.dev[i].name)) &&
-		    activate_one(&c.dev[i]))
+		    activate_one(&c.dev[i], start))
 			rc = EXIT_DEVICE;
 	return rc;
 }

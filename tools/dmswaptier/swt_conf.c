@@ -166,7 +166,16 @@ static int key_value(struct swt_conf_ctx *x, struct swt_conf_dev *d,
 			return conf_error(x, "discard: yes or no, not '%s'", v);
 		return 0;
 	}
-	return conf_error(x, "unknown key '%s' (tiers, size, options, priority, discard)",
+	if (!strcmp(key, "wait")) {
+		u64 n;
+
+		if (swt_parse_num(v, SWT_CONF_WAIT_MAX, &n))
+			return conf_error(x, "wait: '%s' is not a number of seconds from 0 to %d",
+					  v, SWT_CONF_WAIT_MAX);
+		d->wait = (unsigned int)n;
+		return 0;
+	}
+	return conf_error(x, "unknown key '%s' (tiers, size, options, priority, discard, wait)",
 			  key);
 }
 
@@ -234,6 +243,7 @@ int swt_conf_parse(const char *file, const char *buf, struct swt_conf *c,
 			snprintf(d->name, sizeof(d->name), "%s", s);
 			d->line = x.line;
 			d->discard = true;
+			d->wait = SWT_CONF_WAIT_DEFAULT;
 			continue;
 		}
 		eq = strchr(s, '=');

@@ -9,6 +9,7 @@
  *	options = discard_passdown demote_heat=1
  *	priority = 10
  *	discard = yes
+ *	wait = 30
  *
  * Blank lines and lines starting with # or ; are comments.
  */
@@ -36,7 +37,12 @@ struct swt_conf_dev {
 	bool has_priority;		/* false: swapon's default */
 	int priority;			/* -1..32767, as swapon takes it */
 	bool discard;			/* swapon --discard (default yes) */
+	unsigned int wait;		/* seconds a missing tier is waited for */
 };
+
+/* wait = SECONDS: how long activate waits for a tier path to appear */
+#define SWT_CONF_WAIT_DEFAULT	30
+#define SWT_CONF_WAIT_MAX	60
 
 /* swapon's range of priorities (-1: the kernel's default). */
 #define SWT_CONF_PRIO_MIN	(-1)
