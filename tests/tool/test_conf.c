@@ -69,6 +69,10 @@ static void test_two_devices(void)
 	EXPECT_EQ(c.dev[1].priority, -1);
 	EXPECT_EQ(swt_conf_parse("e.conf", "", &c, err, sizeof(err)), 0);
 	EXPECT_EQ(c.ndevs, 0);
+	/* the same key in two sections is fine; comment lines anywhere */
+	EXPECT_EQ(swt_conf_parse("e.conf", "[a]\n# x\ntiers = /x\n  ; y\n[b]\ntiers = /y\n",
+				 &c, err, sizeof(err)), 0);
+	EXPECT_EQ(c.ndevs, 2);
 }
 
 static void test_mistakes(void)
@@ -118,6 +122,14 @@ static void test_mistakes(void)
 		{ "[a]\ntiers = /x\noptions = migration=on Migration=off\n", "b.conf:3: options: option Migration given twice" },
 		{ "[a]\ntiers = /x\noptions = low_watermark=30\n", "b.conf:3: options: low_watermark (30) must be below high_watermark (20)" },
 		{ "[a]\ntiers = /x\noptions = =5\n", "b.conf:3: options: '=5' is not an option" },
+		/* a key twice in a section; a comment after a value */
+		{ "[a]\ntiers = /x\nsize = 4G\n\nsize = 8G\n", "b.conf:5: size given again (first at line 3)" },
+		{ "[a]\ntiers = /x\ntiers = /y\n", "b.conf:3: tiers given again (first at line 2)" },
+		{ "[a]\ntiers = /x /y # the slow one\n", "b.conf:2: tiers: '#' in the value (a comment goes on a line of its own)" },
+		{ "[a]\ntiers = /x\noptions = discard_passdown ; keep\n", "b.conf:3: options: ';' in the value" },
+		{ "[a]\ntiers = /x\ndiscard = yes#no\n", "b.conf:3: discard: '#' in the value" },
+		{ "[a]\ntiers = /x\npriority = 5 # high\n", "b.conf:3: priority: '#' in the value" },
+		{ "[a] # swap\ntiers = /x\n", "b.conf:1: a section is [name]" },
 		{ "[a]\ntiers = /x\nwait = 61\n", "b.conf:3: wait: '61' is not a number of seconds from 0 to 60" },
 		{ "[a]\ntiers = /x\nwait = -1\n", "b.conf:3: wait: '-1'" },
 		{ "[a]\ntiers = /x\nwait = 5s\n", "b.conf:3: wait: '5s'" },

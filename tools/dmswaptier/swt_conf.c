@@ -175,8 +175,35 @@ static int key_value(struct swt_conf_ctx *x, struct swt_conf_dev *d,
 		d->wait = (unsigned int)n;
 		return 0;
 	}
-	return conf_error(x, "unknown key '%s' (tiers, size, options, priority, discard, wait)",
-			  key);
+	return conf_error(x, "unknown key '%s'", key);
+}
+
+/* The keys of a section, in swt_conf_dev.key_line's order. */
+static const char *const conf_keys[] = {
+	"tiers", "size", "options", "priority", "discard", "wait",
+};
+
+#define CONF_KEYS	"tiers, size, options, priority, discard, wait"
+
+/* @key = @v in @d: each key once, and no comment after the value */
+static int set_key(struct swt_conf_ctx *x, struct swt_conf_dev *d,
+		   const char *key, char *v)
+{
+	unsigned int k;
+
+	for (k = 0; k < ARRAY_SIZE(conf_keys); k++)
+		if (!strcmp(key, conf_keys[k]))
+			break;
+	if (k == ARRAY_SIZE(conf_keys))
+		return conf_error(x, "unknown key '%s' (%s)", key, CONF_KEYS);
+	if (d->key_line[k])
+		return conf_error(x, "%s given again (first at line %u)", key,
+				  d->key_line[k]);
+	d->key_line[k] = x->line;
+	if (strpbrk(v, "#;"))
+		return conf_error(x, "%s: '%c' in the value (a comment goes on a line of its own)",
+				  key, *strpbrk(v, "#;"));
+	return key_value(x, d, key, v);
 }
 
 /* create's table line of @d fits in create's room for it */
@@ -252,7 +279,7 @@ int swt_conf_parse(const char *file, const char *buf, struct swt_conf *c,
 		if (!d)
 			return conf_error(&x, "a key before the first [name]");
 		*eq = 0;
-		if (key_value(&x, d, trim(s), trim(eq + 1)))
+		if (set_key(&x, d, trim(s), trim(eq + 1)))
 			return -1;
 	}
 	for (i = 0; i < c->ndevs; i++) {

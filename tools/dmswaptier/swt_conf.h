@@ -11,7 +11,8 @@
  *	discard = yes
  *	wait = 30
  *
- * Blank lines and lines starting with # or ; are comments.
+ * Blank lines and lines starting with # or ; are comments; a comment after
+ * a value is an error, as is a key given twice in a section.
  */
 #ifndef SWT_CONF_H
 #define SWT_CONF_H
@@ -38,6 +39,7 @@ struct swt_conf_dev {
 	int priority;			/* -1..32767, as swapon takes it */
 	bool discard;			/* swapon --discard (default yes) */
 	unsigned int wait;		/* seconds a missing tier is waited for */
+	unsigned int key_line[8];	/* where each key was given, 0: not */
 };
 
 /* wait = SECONDS: how long activate waits for a tier path to appear */
