@@ -77,7 +77,7 @@ vm-shell: modules-all
 		--disk fast:256 --disk slow:1024:hdd
 
 TOOL_SRC := $(addprefix tools/dmswaptier/,dmswaptier.c swt_trace.c swt_status.c \
-	swt_cols.c swt_parse.c swt_conf.c)
+	swt_cols.c swt_parse.c swt_conf.c swt_record.c)
 TOOL_HDR := $(wildcard tools/dmswaptier/*.h) drivers/md/dm-swaptier-abi.h
 
 SMARTCOLS = $(shell pkg-config --cflags --libs smartcols 2>/dev/null || echo -lsmartcols)

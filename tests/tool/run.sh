@@ -1,6 +1,7 @@
 #!/bin/bash
-# Host tests of the dmswaptier tool: its parsers and its status output
-# (test_parse.c, test_status.c, with ASan and UBSan), argument parsing and
+# Host tests of the dmswaptier tool: its parsers, its status output and
+# the records of activate (test_parse.c, test_status.c, test_conf.c,
+# test_record.c, with ASan and UBSan), argument parsing and
 # exit codes, and trace analysis of recorded blkparse output checked
 # against an independent count, with --json validated by jq.
 set -uo pipefail
@@ -39,6 +40,7 @@ ctest test_parse "$top/tests/tool/test_parse.c" "$tool/swt_parse.c"
 ctest test_status "$top/tests/tool/test_status.c" "$tool/swt_status.c" \
 	"$tool/swt_cols.c" "$tool/swt_parse.c"
 ctest test_conf "$top/tests/tool/test_conf.c" "$tool/swt_conf.c" "$tool/swt_parse.c"
+ctest test_record "$top/tests/tool/test_record.c" "$tool/swt_record.c" "$tool/swt_parse.c"
 
 check() {	# NAME CMD...: ok if CMD succeeds
 	local name=$1; shift

@@ -6,6 +6,7 @@
  */
 #include "dmswaptier.h"
 #include "swt_conf.h"
+#include "swt_record.h"
 #include "swt_status.h"
 
 #include <err.h>
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <linux/fs.h>
@@ -91,7 +93,9 @@ static const struct cmd cmds[] = {
 	  " a device whose tiers are missing is skipped with an error.\n" },
 	{ "deactivate", cmd_deactivate, "[NAME] [--config FILE]",
 	  " -c, --config FILE      default /etc/dmswaptier.conf\n"
-	  " swapoff and remove each device of the file (or NAME).\n" },
+	  " swapoff and remove what activate made (or NAME), as it recorded\n"
+	  " it under /run/dmswaptier/, then the devices of the file with no\n"
+	  " record.\n" },
 };
 
 #define NR_CMDS ARRAY_SIZE(cmds)
@@ -268,6 +272,40 @@ static bool is_swaptier(const char *name)
 	if (s)
 		dm_task_destroy(s);
 	return ours;
+}
+
+/* The table params of @name if it is a swaptier device (malloc'ed), or NULL. */
+static char *dm_try_table(const char *name)
+{
+	struct dm_task *s = dm_task_create(DM_DEVICE_TABLE);
+	char *tt = NULL, *params = NULL, *copy = NULL;
+	uint64_t a, b;
+
+	if (s && dm_task_set_name(s, name) && dm_task_run(s)) {
+		dm_get_next_target(s, NULL, &a, &b, &tt, &params);
+		if (tt && !strcmp(tt, SWT_TARGET_NAME))
+			copy = strdup(params ? params : "");
+	}
+	if (s)
+		dm_task_destroy(s);
+	return copy;
+}
+
+/* "major:minor" of device @name in @buf: 0, or -1 if it does not exist. */
+static int dm_devnum(const char *name, char *buf, size_t len)
+{
+	struct dm_task *s = dm_task_create(DM_DEVICE_INFO);
+	struct dm_info info;
+	int ret = -1;
+
+	if (s && dm_task_set_name(s, name) && dm_task_run(s) &&
+	    dm_task_get_info(s, &info) && info.exists) {
+		snprintf(buf, len, "%u:%u", info.major, info.minor);
+		ret = 0;
+	}
+	if (s)
+		dm_task_destroy(s);
+	return ret;
 }
 
 /* Names of all swaptier devices. */
@@ -999,24 +1037,22 @@ static void close_stdout(void)
 
 #define SWT_CONF_FILE	"/etc/dmswaptier.conf"
 
-static void read_conf(const char *cmd, int argc, char **argv,
-		      struct swt_conf *c, const char **only)
+/* The options of activate and deactivate: *@file, and *@only (or NULL). */
+static void conf_args(const char *cmd, int argc, char **argv,
+		      const char **file, const char **only)
 {
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *file = SWT_CONF_FILE;
-	char buf[65536], why[512];
-	size_t n;
-	FILE *f;
 	int o;
 
+	*file = SWT_CONF_FILE;
 	while ((o = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'c':
-			file = optarg;
+			*file = optarg;
 			break;
 		case 'h':
 			usage(stdout, cmd);
@@ -1028,27 +1064,47 @@ static void read_conf(const char *cmd, int argc, char **argv,
 	if (argc - optind > 1)
 		usage_error(cmd, "%s: at most one device name", cmd);
 	*only = argc > optind ? argv[optind] : NULL;
+}
+
+/* Read and parse @file into @c: 0, or -1 with the reason in @why. */
+static int load_conf(const char *file, struct swt_conf *c, char *why,
+		     size_t len)
+{
+	char buf[65536];
+	size_t n;
+	FILE *f;
+
 	f = fopen(file, "r");
-	if (!f)
-		err(EXIT_USAGE, "%s", file);
+	if (!f) {
+		snprintf(why, len, "%s: %s", file, strerror(errno));
+		return -1;
+	}
 	n = fread(buf, 1, sizeof(buf) - 1, f);
-	if (ferror(f) || !feof(f))
-		errx(EXIT_USAGE, "%s: cannot read it whole (at most %zu bytes)",
-		     file, sizeof(buf) - 1);
+	if (ferror(f) || !feof(f)) {
+		fclose(f);
+		snprintf(why, len, "%s: cannot read it whole (at most %zu bytes)",
+			 file, sizeof(buf) - 1);
+		return -1;
+	}
 	fclose(f);
 	buf[n] = 0;
-	if (memchr(buf, 0, n))
-		errx(EXIT_USAGE, "%s: not a text file", file);
-	if (swt_conf_parse(file, buf, c, why, sizeof(why)))
-		errx(EXIT_USAGE, "%s", why);
-	if (*only) {
-		unsigned int i;
-
-		for (i = 0; i < c->ndevs; i++)
-			if (!strcmp(c->dev[i].name, *only))
-				return;
-		errx(EXIT_USAGE, "%s: no [%s] in %s", cmd, *only, file);
+	if (memchr(buf, 0, n)) {
+		snprintf(why, len, "%s: not a text file", file);
+		return -1;
 	}
+	return swt_conf_parse(file, buf, c, why, len);
+}
+
+/* The section of @name in @c, or NULL. */
+static const struct swt_conf_dev *conf_dev(const struct swt_conf *c,
+					   const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->ndevs; i++)
+		if (!strcmp(c->dev[i].name, name))
+			return &c->dev[i];
+	return NULL;
 }
 
 /* Run @fn(@argc, @argv) in a child, so that its exit ends only it. */
@@ -1117,10 +1173,56 @@ static int wait_tiers(const struct swt_conf_dev *d, double start)
 	return 0;
 }
 
-static int activate_one(const struct swt_conf_dev *d, double start)
+/*
+ * What activate made of @d, from @file, in /run/dmswaptier/NAME for
+ * deactivate; if that fails, deactivate goes by the file, as it says.
+ */
+static void record_dev(const struct swt_conf_dev *d, const char *file)
+{
+	struct swt_record *r = calloc(1, sizeof(*r));
+	char why[600], *table, *real;
+	struct timespec ts;
+	unsigned int i;
+	struct stat s;
+
+	if (!r) {
+		warnx("%s: out of memory for its record", d->name);
+		return;
+	}
+	snprintf(r->name, sizeof(r->name), "%s", d->name);
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	r->seq = (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+	real = realpath(file, NULL);
+	snprintf(r->config, sizeof(r->config), "%s", real ? real : file);
+	free(real);
+	r->ntiers = d->ntiers;
+	for (i = 0; i < d->ntiers; i++) {
+		snprintf(r->tier[i], sizeof(r->tier[i]), "%s", d->tier[i]);
+		if (!stat(d->tier[i], &s))
+			snprintf(r->tier_dev[i], sizeof(r->tier_dev[i]),
+				 "%u:%u", major(s.st_rdev), minor(s.st_rdev));
+		else
+			snprintf(r->tier_dev[i], sizeof(r->tier_dev[i]), "-");
+	}
+	table = dm_try_table(d->name);
+	snprintf(r->table, sizeof(r->table), "%s", table ? table : "");
+	free(table);
+	if (dm_devnum(d->name, r->dev, sizeof(r->dev)))
+		snprintf(why, sizeof(why), "it has vanished");
+	else if (!swt_record_write(SWT_RUN_DIR, r, why, sizeof(why)))
+		why[0] = 0;
+	if (why[0])
+		warnx("%s: no record of it (%s): deactivate goes by the file",
+		      d->name, why);
+	free(r);
+}
+
+static int activate_one(const struct swt_conf_dev *d, double start,
+			const char *file)
 {
 	char *av[2 * SWT_CONF_MAX_OPTS + SWT_MAX_TIERS + 12], prio[16] = "";
 	unsigned int i;
+	char why[600];
 	int n = 0, rc;
 
 	if (is_swaptier(d->name)) {
@@ -1150,17 +1252,22 @@ static int activate_one(const struct swt_conf_dev *d, double start)
 	rc = run_cmd(cmd_create, n, av);
 	if (rc)
 		return rc;	/* create said why */
+	record_dev(d, file);
 	if (d->has_priority && d->priority >= 0)
 		snprintf(prio, sizeof(prio), "%d", d->priority);
 	if (!try_make_swap(d->name, d->discard, prio[0] ? prio : NULL))
 		return 0;
 	/* made by this activation and of no use: not left in the way */
-	if (dm_run(DM_DEVICE_REMOVE, d->name, 0, NULL, true))
+	if (dm_run(DM_DEVICE_REMOVE, d->name, 0, NULL, true)) {
 		warnx("%s: not activated: the device it made is removed again",
 		      d->name);
-	else
+		if (swt_record_remove(SWT_RUN_DIR, d->name, why, sizeof(why)))
+			warnx("%s", why);
+	} else {
+		/* its record stays: deactivate removes it */
 		warnx("%s: not activated; the device it made could not be removed",
 		      d->name);
+	}
 	return EXIT_DEVICE;
 }
 
@@ -1168,12 +1275,17 @@ static int cmd_activate(int argc, char **argv)
 {
 	static char *const mp[] = { "modprobe", "dm-swaptier", NULL };
 	double start = now_sec();
-	const char *only;
+	const char *file, *only;
 	struct swt_conf c;
+	char why[600];
 	unsigned int i;
 	int rc = 0;
 
-	read_conf("activate", argc, argv, &c, &only);
+	conf_args("activate", argc, argv, &file, &only);
+	if (load_conf(file, &c, why, sizeof(why)))
+		errx(EXIT_USAGE, "%s", why);
+	if (only && !conf_dev(&c, only))
+		errx(EXIT_USAGE, "activate: no [%s] in %s", only, file);
 	if (!c.ndevs)
 		return 0;
 	/* the module may be built in, or loaded by hand: try, then see */
@@ -1181,31 +1293,130 @@ static int cmd_activate(int argc, char **argv)
 		warnx("modprobe dm-swaptier failed (is the module installed?)");
 	for (i = 0; i < c.ndevs; i++)
 		if ((!only || !strcmp(only, c.dev[i].name)) &&
-		    activate_one(&c.dev[i], start))
+		    activate_one(&c.dev[i], start, file))
 			rc = EXIT_DEVICE;
 	return rc;
 }
 
-static int cmd_deactivate(int argc, char **argv)
+/* swapoff (if need be) and remove @name: 0, or EXIT_DEVICE said why */
+static int swapoff_remove(const char *name)
 {
-	const char *only;
-	struct swt_conf c;
-	char *av[3];
-	int i, rc = 0;
+	char path[PATH_MAX], *off[3];
 
-	read_conf("deactivate", argc, argv, &c, &only);
-	/* in reverse: a later device may stand on an earlier one */
-	for (i = c.ndevs - 1; i >= 0; i--) {
-		if ((only && strcmp(only, c.dev[i].name)) ||
-		    !is_swaptier(c.dev[i].name))
-			continue;
-		av[0] = "remove";
-		av[1] = c.dev[i].name;
-		av[2] = NULL;
-		if (run_cmd(cmd_remove, 2, av))
-			rc = EXIT_DEVICE;
+	if (is_swap(name)) {
+		snprintf(path, sizeof(path), "/dev/mapper/%s", name);
+		off[0] = "swapoff";
+		off[1] = path;
+		off[2] = NULL;
+		if (run(off, false)) {
+			warnx("%s: swapoff failed", path);
+			return EXIT_DEVICE;
+		}
+	}
+	if (!dm_run(DM_DEVICE_REMOVE, name, 0, NULL, true)) {
+		warnx("%s: remove failed (device busy?)", name);
+		return EXIT_DEVICE;
+	}
+	return 0;
+}
+
+/*
+ * Undo what @r records: the device activate made, if it is still there
+ * (the same device number) and a dm-swaptier device. The record goes
+ * with it, or when the device is gone; it stays if the device could not
+ * be removed, for a later deactivate.
+ */
+static int undo_record(const struct swt_record *r)
+{
+	char dev[32], why[600], *table = NULL;
+	int rc = 0;
+
+	if (!dm_devnum(r->name, dev, sizeof(dev)))
+		table = dm_try_table(r->name);
+	if (table && strcmp(dev, r->dev)) {
+		warnx("%s: not the device activate made (%s then, %s now): left as it is",
+		      r->name, r->dev, dev);
+		rc = EXIT_DEVICE;
+	} else if (table) {
+		rc = swapoff_remove(r->name);
+		if (rc) {
+			free(table);
+			return rc;
+		}
+	}
+	free(table);
+	if (swt_record_remove(SWT_RUN_DIR, r->name, why, sizeof(why))) {
+		warnx("%s", why);
+		rc = EXIT_DEVICE;
 	}
 	return rc;
+}
+
+/* A device of the file with no record: removed if it is dm-swaptier. */
+static int undo_conf(const char *name)
+{
+	return is_swaptier(name) ? swapoff_remove(name) : 0;
+}
+
+/* Is there a record of @name among the @n of @recs? */
+static bool recorded(const struct swt_record *recs, size_t n,
+		     const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (!strcmp(recs[k].name, name))
+			return true;
+	return false;
+}
+
+static int cmd_deactivate(int argc, char **argv)
+{
+	char why[600], rwhy[600];
+	const char *file, *only;
+	struct swt_record *recs;
+	struct swt_conf c;
+	bool conf_ok;
+	size_t n, k;
+	int i, rc = 0;
+
+	conf_args("deactivate", argc, argv, &file, &only);
+	conf_ok = !load_conf(file, &c, why, sizeof(why));
+	if (swt_record_list(SWT_RUN_DIR, &recs, &n, rwhy, sizeof(rwhy))) {
+		warnx("%s", rwhy);
+		rc = EXIT_DEVICE;
+	}
+	if (only) {
+		for (k = 0; k < n; k++)
+			if (!strcmp(recs[k].name, only))
+				break;
+		if (k < n) {
+			if (undo_record(&recs[k]))
+				rc = EXIT_DEVICE;
+			free(recs);
+			return rc;
+		}
+		free(recs);
+		if (!conf_ok)
+			errx(EXIT_USAGE, "%s", why);
+		if (!conf_dev(&c, only))
+			errx(EXIT_USAGE, "deactivate: no [%s] in %s, and no record of it",
+			     only, file);
+		return undo_conf(only) ? EXIT_DEVICE : rc;
+	}
+	if (!conf_ok)
+		warnx("%s: undoing what activate recorded only", why);
+	/* the latest made first: a later device may stand on an earlier one */
+	for (k = 0; k < n; k++)
+		if (undo_record(&recs[k]))
+			rc = EXIT_DEVICE;
+	/* then the devices of the file with no record, last first */
+	for (i = conf_ok ? (int)c.ndevs - 1 : -1; i >= 0; i--)
+		if (!recorded(recs, n, c.dev[i].name) &&
+		    undo_conf(c.dev[i].name))
+			rc = EXIT_DEVICE;
+	free(recs);
+	return rc ? rc : conf_ok ? 0 : EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
