@@ -77,17 +77,18 @@ vm-shell: modules-all
 		--disk fast:256 --disk slow:1024:hdd
 
 TOOL_SRC := $(addprefix tools/dmswaptier/,dmswaptier.c swt_trace.c swt_status.c \
-	swt_cols.c swt_parse.c swt_conf.c swt_record.c)
+	swt_cols.c swt_parse.c swt_conf.c swt_record.c swt_blkid.c)
 TOOL_HDR := $(wildcard tools/dmswaptier/*.h) drivers/md/dm-swaptier-abi.h
 
 SMARTCOLS = $(shell pkg-config --cflags --libs smartcols 2>/dev/null || echo -lsmartcols)
+BLKID = $(shell pkg-config --cflags --libs blkid 2>/dev/null || echo -lblkid)
 
 tool: build/bin/dmswaptier
 
 build/bin/dmswaptier: $(TOOL_SRC) $(TOOL_HDR)
 	@mkdir -p build/bin
 	$(CC) -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -D_GNU_SOURCE -Idrivers/md -o $@ $(TOOL_SRC) \
-		$(SMARTCOLS) \
+		$(SMARTCOLS) $(BLKID) \
 		-ldevmapper
 
 install: module install-tool

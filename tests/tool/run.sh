@@ -1,7 +1,8 @@
 #!/bin/bash
 # Host tests of the dmswaptier tool: its parsers, its status output and
-# the records of activate (test_parse.c, test_status.c, test_conf.c,
-# test_record.c, with ASan and UBSan), argument parsing and
+# the records and tier checks of activate (test_parse.c, test_status.c,
+# test_conf.c, test_record.c, test_blkid.c, with ASan and UBSan), argument
+# parsing and
 # exit codes, and trace analysis of recorded blkparse output checked
 # against an independent count, with --json validated by jq.
 set -uo pipefail
@@ -17,10 +18,10 @@ tool=$top/tools/dmswaptier
 cflags=(-std=gnu11 -g -O1 -Wall -Wextra -Werror -Wno-unused-function
 	-Wno-unused-parameter -D_GNU_SOURCE -fsanitize=address,undefined
 	-fno-sanitize-recover=all -I"$top/tests/unit" -I"$tool" -I"$top/drivers/md"
-	$(pkg-config --cflags smartcols))
+	$(pkg-config --cflags smartcols blkid))
 ctest() {	# NAME SOURCE...: build, run, echo its ok/not ok lines
 	local name=$1; shift
-	if ! gcc "${cflags[@]}" -o "$out/$name" "$@" $(pkg-config --libs smartcols) \
+	if ! gcc "${cflags[@]}" -o "$out/$name" "$@" $(pkg-config --libs smartcols blkid) \
 		2>"$out/$name.build.log"; then
 		echo "not ok tool/$name: does not compile, see $out/$name.build.log"
 		head -n 5 "$out/$name.build.log" | sed 's/^/# /'
@@ -41,6 +42,7 @@ ctest test_status "$top/tests/tool/test_status.c" "$tool/swt_status.c" \
 	"$tool/swt_cols.c" "$tool/swt_parse.c"
 ctest test_conf "$top/tests/tool/test_conf.c" "$tool/swt_conf.c" "$tool/swt_parse.c"
 ctest test_record "$top/tests/tool/test_record.c" "$tool/swt_record.c" "$tool/swt_parse.c"
+ctest test_blkid "$top/tests/tool/test_blkid.c" "$tool/swt_blkid.c"
 
 check() {	# NAME CMD...: ok if CMD succeeds
 	local name=$1; shift

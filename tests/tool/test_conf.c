@@ -42,6 +42,7 @@ static void test_two_devices(void)
 		"tiers=/dev/zram0 /dev/sdb\n"
 		"discard = no\n"
 		"wait = 0\n"
+		"force = yes\n"
 		"priority = -1";
 
 	EXPECT_EQ(swt_conf_parse("t.conf", text, &c, err, sizeof(err)), 0);
@@ -59,6 +60,8 @@ static void test_two_devices(void)
 	EXPECT(c.dev[0].discard);
 	EXPECT_EQ(c.dev[0].wait, 30);
 	EXPECT_EQ(c.dev[1].wait, 0);
+	EXPECT(!c.dev[0].force);
+	EXPECT(c.dev[1].force);
 	EXPECT(!strcmp(c.dev[1].name, "zram-tier"));
 	EXPECT(!strcmp(c.dev[1].tier[0], "/dev/zram0"));
 	EXPECT(!c.dev[1].size[0]);
@@ -105,6 +108,8 @@ static void test_mistakes(void)
 		{ "[a]\ntiers = /x\npriority = high\n", "b.conf:3: priority: 'high'" },
 		{ "[a]\ntiers = /x\npriority = -\n", "b.conf:3: priority: '-'" },
 		{ "[a]\ntiers = /x\ndiscard = maybe\n", "b.conf:3: discard: yes or no" },
+		{ "[a]\ntiers = /x\nforce = please\n", "b.conf:3: force: yes or no, not 'please'" },
+		{ "[a]\ntiers = /x\nforce = no\nforce = yes\n", "b.conf:4: force given again (first at line 3)" },
 		{ "[a]\njust words\n", "b.conf:2: expected key = value" },
 		/* size, options and priority as create and swapon take them */
 		{ "[a]\ntiers = /x\nsize = 1000\n", "b.conf:3: size: '1000': a positive multiple of 4096 bytes expected" },

@@ -5,6 +5,7 @@
  * Exit codes: 0 ok, 1 usage error, 2 device or kernel error.
  */
 #include "dmswaptier.h"
+#include "swt_blkid.h"
 #include "swt_conf.h"
 #include "swt_record.h"
 #include "swt_status.h"
@@ -1221,8 +1222,8 @@ static int activate_one(const struct swt_conf_dev *d, double start,
 			const char *file)
 {
 	char *av[2 * SWT_CONF_MAX_OPTS + SWT_MAX_TIERS + 12], prio[16] = "";
+	char why[600], what[128];
 	unsigned int i;
-	char why[600];
 	int n = 0, rc;
 
 	if (is_swaptier(d->name)) {
@@ -1236,6 +1237,20 @@ static int activate_one(const struct swt_conf_dev *d, double start,
 	rc = wait_tiers(d, start);
 	if (rc)
 		return rc;
+	for (i = 0; i < d->ntiers && !d->force; i++) {
+		switch (swt_tier_signature(d->tier[i], what, sizeof(what))) {
+		case 0:
+			continue;
+		case 1:
+			warnx("%s: tier %s holds %s: not activated (force = yes to overwrite it)",
+			      d->name, d->tier[i], what);
+			return EXIT_DEVICE;
+		default:
+			warnx("%s: tier %s: %s: not activated", d->name,
+			      d->tier[i], what);
+			return EXIT_DEVICE;
+		}
+	}
 	av[n++] = "create";
 	av[n++] = (char *)d->name;
 	for (i = 0; i < d->ntiers; i++)

@@ -92,6 +92,19 @@ static int set_word(struct swt_conf_ctx *x, const char *key, const char *v,
 	return 0;
 }
 
+/* yes (on, 1) or no (off, 0) */
+static int yes_no(struct swt_conf_ctx *x, const char *key, const char *v,
+		  bool *b)
+{
+	if (!strcmp(v, "yes") || !strcmp(v, "on") || !strcmp(v, "1"))
+		*b = true;
+	else if (!strcmp(v, "no") || !strcmp(v, "off") || !strcmp(v, "0"))
+		*b = false;
+	else
+		return conf_error(x, "%s: yes or no, not '%s'", key, v);
+	return 0;
+}
+
 /* options: each as the target will take it (swt_check_option) */
 static int check_options(struct swt_conf_ctx *x, struct swt_conf_dev *d)
 {
@@ -157,15 +170,10 @@ static int key_value(struct swt_conf_ctx *x, struct swt_conf_dev *d,
 			return conf_error(x, "%s: one word expected", key);
 		return set_priority(x, d, v);
 	}
-	if (!strcmp(key, "discard")) {
-		if (!strcmp(v, "yes") || !strcmp(v, "on") || !strcmp(v, "1"))
-			d->discard = true;
-		else if (!strcmp(v, "no") || !strcmp(v, "off") || !strcmp(v, "0"))
-			d->discard = false;
-		else
-			return conf_error(x, "discard: yes or no, not '%s'", v);
-		return 0;
-	}
+	if (!strcmp(key, "discard"))
+		return yes_no(x, key, v, &d->discard);
+	if (!strcmp(key, "force"))
+		return yes_no(x, key, v, &d->force);
 	if (!strcmp(key, "wait")) {
 		u64 n;
 
@@ -180,10 +188,10 @@ static int key_value(struct swt_conf_ctx *x, struct swt_conf_dev *d,
 
 /* The keys of a section, in swt_conf_dev.key_line's order. */
 static const char *const conf_keys[] = {
-	"tiers", "size", "options", "priority", "discard", "wait",
+	"tiers", "size", "options", "priority", "discard", "wait", "force",
 };
 
-#define CONF_KEYS	"tiers, size, options, priority, discard, wait"
+#define CONF_KEYS	"tiers, size, options, priority, discard, wait, force"
 
 /* @key = @v in @d: each key once, and no comment after the value */
 static int set_key(struct swt_conf_ctx *x, struct swt_conf_dev *d,

@@ -39,6 +39,7 @@ struct swt_conf_dev {
 	int priority;			/* -1..32767, as swapon takes it */
 	bool discard;			/* swapon --discard (default yes) */
 	unsigned int wait;		/* seconds a missing tier is waited for */
+	bool force;			/* tiers with a signature are used */
 	unsigned int key_line[8];	/* where each key was given, 0: not */
 };
 
