@@ -171,6 +171,66 @@ expect_rc create-option-too-long 1 create x /dev/null --option "$optlong"
 check trace-analyse-dir-rc test $? = 2
 check trace-analyse-dir-msg grep -q "read error" "$out/err"
 
+# activate and deactivate: what they refuse before any device is touched
+# (exit 1, nothing activated), and a tier that does not appear in time
+conf=$out/conf
+rm -rf "$conf" && mkdir -p "$conf"
+expect_rc activate-help 0 activate --help
+expect_rc deactivate-help 0 deactivate --help
+expect_rc activate-no-file 1 activate --config "$conf/none"
+"$T" activate --config "$conf" >/dev/null 2>"$out/err"
+check activate-dir-rc test $? = 1
+check activate-dir-msg grep -q "^dmswaptier: $conf: Is a directory$" "$out/err"
+head -c 1048577 /dev/zero | tr '\0' '#' >"$conf/big.conf"
+"$T" activate --config "$conf/big.conf" >/dev/null 2>"$out/err"
+check activate-too-big-rc test $? = 1
+check activate-too-big-msg grep -q "larger than 1048576 bytes" "$out/err"
+# a file of comments over the old 64 KiB limit: no devices, nothing to do
+for i in $(seq 1500); do echo "# comment line $i, long enough to pass 64 KiB in all"; done \
+	>"$conf/long.conf"
+expect_rc activate-long-file 0 activate --config "$conf/long.conf"
+printf '[a]\ntiers = /dev/a /dev/b # the slow one\n' >"$conf/comment.conf"
+"$T" activate --config "$conf/comment.conf" >/dev/null 2>"$out/err"
+check activate-comment-rc test $? = 1
+check activate-comment-msg grep -q "^dmswaptier: $conf/comment.conf:2: tiers: '#' in the value" "$out/err"
+printf '[-h]\ntiers = /dev/a\n' >"$conf/dash.conf"
+"$T" activate --config "$conf/dash.conf" >"$out/stdout" 2>"$out/err"
+check activate-dash-name-rc test $? = 1
+check activate-dash-name-msg grep -q "dash.conf:1: '-h' is not a device name" "$out/err"
+check activate-dash-name-no-help test ! -s "$out/stdout"
+printf '[a]\ntiers = /dev/a\nsize = 4G\nsize = 8G\n' >"$conf/twice.conf"
+expect_rc activate-key-twice 1 activate --config "$conf/twice.conf"
+printf '[a]\ntiers = /dev/a\npriority = 40000\n' >"$conf/prio.conf"
+expect_rc activate-priority-range 1 activate --config "$conf/prio.conf"
+printf '[a]\ntiers = /dev/a\noptions = demote_heat=300\n' >"$conf/opt.conf"
+expect_rc activate-option-range 1 activate --config "$conf/opt.conf"
+printf '[a]\ntiers = /dev/a\n' >"$conf/a.conf"
+expect_rc activate-name-not-in-file 1 activate b --config "$conf/a.conf"
+# a tier that never appears: waited for (wait = 1), then skipped with
+# exit 2. modprobe is a stand-in that fails: nothing is loaded on the host.
+fake=$out/fake-modprobe
+rm -rf "$fake" && mkdir -p "$fake"
+printf '#!/bin/sh\nexit 1\n' >"$fake/modprobe" && chmod +x "$fake/modprobe"
+printf '[swt-host-test]\ntiers = %s/no-such-tier\nwait = 1\n' "$conf" >"$conf/missing.conf"
+t0=$(date +%s%N)
+PATH=$fake:$PATH "$T" activate --config "$conf/missing.conf" >/dev/null 2>"$out/err"
+rc=$? t1=$(date +%s%N)
+check activate-missing-tier-rc test $rc = 2
+check activate-missing-tier-waits grep -q "swt-host-test: waiting up to 1 s for tier $conf/no-such-tier" "$out/err"
+check activate-missing-tier-msg grep -q "swt-host-test: tier $conf/no-such-tier is missing after the wait: not activated" "$out/err"
+check activate-missing-tier-1s test $(((t1 - t0) / 1000000)) -ge 1000 -a $(((t1 - t0) / 1000000)) -lt 5000
+# deactivate undoes the records of /run/dmswaptier: only where there are
+# none (never the host's own devices)
+if [ ! -e /run/dmswaptier ]; then
+	"$T" deactivate --config "$conf/none" >/dev/null 2>"$out/err"
+	check deactivate-no-file-rc test $? = 1
+	check deactivate-no-file-msg grep -q "none: No such file or directory: undoing what activate recorded only" "$out/err"
+	expect_rc deactivate-name-unknown 1 deactivate b --config "$conf/a.conf"
+else
+	echo "# deactivate checks skipped: /run/dmswaptier exists on this host"
+fi
+rm -rf "$conf" "$fake"
+
 # what cannot be written to standard output is an error (exit 2)
 synth=$top/tests/tool/data/synthetic.blkparse
 "$T" trace --analyse "$synth" >/dev/full 2>"$out/err"

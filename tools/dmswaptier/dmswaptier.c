@@ -1067,33 +1067,48 @@ static void conf_args(const char *cmd, int argc, char **argv,
 	*only = argc > optind ? argv[optind] : NULL;
 }
 
+/* The largest configuration file read: far more than 16 devices need. */
+#define SWT_CONF_MAX_BYTES	(1024U * 1024U)
+
 /* Read and parse @file into @c: 0, or -1 with the reason in @why. */
 static int load_conf(const char *file, struct swt_conf *c, char *why,
 		     size_t len)
 {
-	char buf[65536];
+	char *buf;
 	size_t n;
 	FILE *f;
+	int ret;
 
-	f = fopen(file, "r");
+	f = fopen(file, "re");
 	if (!f) {
 		snprintf(why, len, "%s: %s", file, strerror(errno));
 		return -1;
 	}
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	if (ferror(f) || !feof(f)) {
+	buf = malloc(SWT_CONF_MAX_BYTES + 1);
+	if (!buf) {
 		fclose(f);
-		snprintf(why, len, "%s: cannot read it whole (at most %zu bytes)",
-			 file, sizeof(buf) - 1);
+		snprintf(why, len, "%s: out of memory to read it", file);
 		return -1;
 	}
-	fclose(f);
-	buf[n] = 0;
-	if (memchr(buf, 0, n)) {
+	/* one byte more than the limit: a file that long is too long */
+	n = fread(buf, 1, SWT_CONF_MAX_BYTES + 1, f);
+	if (ferror(f))		/* a directory: EISDIR */
+		snprintf(why, len, "%s: %s", file, strerror(errno));
+	else if (n > SWT_CONF_MAX_BYTES)
+		snprintf(why, len, "%s: larger than %u bytes", file,
+			 SWT_CONF_MAX_BYTES);
+	else if (memchr(buf, 0, n))
 		snprintf(why, len, "%s: not a text file", file);
-		return -1;
+	else
+		why[0] = 0;
+	fclose(f);
+	ret = -1;
+	if (!why[0]) {
+		buf[n] = 0;
+		ret = swt_conf_parse(file, buf, c, why, len);
 	}
-	return swt_conf_parse(file, buf, c, why, len);
+	free(buf);
+	return ret;
 }
 
 /* The section of @name in @c, or NULL. */
@@ -1303,8 +1318,11 @@ static int cmd_activate(int argc, char **argv)
 		errx(EXIT_USAGE, "activate: no [%s] in %s", only, file);
 	if (!c.ndevs)
 		return 0;
-	/* the module may be built in, or loaded by hand: try, then see */
-	if (run(mp, true))
+	/*
+	 * Loaded already (by hand with insmod, or built in) or else by
+	 * modprobe; a failure is said, and create then says what is wrong.
+	 */
+	if (access("/sys/module/dm_swaptier", F_OK) && run(mp, true))
 		warnx("modprobe dm-swaptier failed (is the module installed?)");
 	for (i = 0; i < c.ndevs; i++)
 		if ((!only || !strcmp(only, c.dev[i].name)) &&
