@@ -2,9 +2,9 @@
 # Host tests of the dmswaptier tool: its parsers, its status output and
 # the records and tier checks of activate (test_parse.c, test_status.c,
 # test_conf.c, test_record.c, test_blkid.c, with ASan and UBSan), argument
-# parsing and
-# exit codes, and trace analysis of recorded blkparse output checked
-# against an independent count, with --json validated by jq.
+# parsing and exit codes, the boot unit (systemd-analyze verify), and trace
+# analysis of recorded blkparse output checked against an independent
+# count, with --json validated by jq.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 make -s -C "$top" tool || { echo "not ok tool/build: make tool failed"; exit 1; }
@@ -230,6 +230,26 @@ else
 	echo "# deactivate checks skipped: /run/dmswaptier exists on this host"
 fi
 rm -rf "$conf" "$fake"
+
+# the boot unit, with the tool's path as make install-tool puts it in,
+# checked by systemd itself (unknown keys, bad values, ordering, the
+# command); a warning is a failure too
+if command -v systemd-analyze >/dev/null; then
+	mkdir -p "$out/unit"
+	sed "s#@SBINDIR@#$top/build/bin#g" "$top/tools/dmswaptier/dmswaptier.service" \
+		>"$out/unit/dmswaptier.service"
+	if systemd-analyze verify --man=no "$out/unit/dmswaptier.service" \
+		>"$out/unit/verify.log" 2>&1 && [ ! -s "$out/unit/verify.log" ]; then
+		echo "ok tool/unit-verify"
+	else
+		echo "not ok tool/unit-verify: systemd-analyze verify, see $out/unit/verify.log"
+		head -n 5 "$out/unit/verify.log" | sed 's/^/# /'
+		failed=1
+	fi
+	check unit-no-placeholder bash -c "! grep -q '@[A-Z]*@' '$out/unit/dmswaptier.service'"
+else
+	echo "# skipped tool/unit-verify: systemd-analyze is missing on this host"
+fi
 
 # what cannot be written to standard output is an error (exit 2)
 synth=$top/tests/tool/data/synthetic.blkparse
