@@ -3,6 +3,9 @@ SERIES   := 6.1 6.12
 KERNEL   ?= 6.12
 KDIR     ?= /lib/modules/$(shell uname -r)/build
 PREFIX   ?= /usr/local
+SBINDIR  ?= $(PREFIX)/sbin
+UNITDIR  ?= $(PREFIX)/lib/systemd/system
+MAN8DIR  ?= $(PREFIX)/share/man/man8
 
 # make cannot work in a directory whose path has a blank, nor can the VM
 # lane pass it to the guest: say so once, clearly.
@@ -12,7 +15,7 @@ endif
 
 .PHONY: all deps kernels module modules-all unit lint vm-check vm-selftest \
 	check check-debug demo bench bench-quick vm-shell tool install clean \
-	dkms dkms-check install-tool
+	dkms dkms-check install-tool uninstall-tool service
 
 all: module
 
@@ -94,13 +97,31 @@ build/bin/dmswaptier: $(TOOL_SRC) $(TOOL_HDR)
 install: module install-tool
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/drivers/md modules_install
 
-# The tool and the boot unit (the module from the DKMS package instead).
-install-tool: tool
-	install -D -m 755 build/bin/dmswaptier $(DESTDIR)$(PREFIX)/sbin/dmswaptier
-	install -d $(DESTDIR)/etc/systemd/system
-	sed 's#@SBINDIR@#$(PREFIX)/sbin#' tools/dmswaptier/dmswaptier.service \
-		>$(DESTDIR)/etc/systemd/system/dmswaptier.service
-	install -D -m 644 docs/dmswaptier.8 $(DESTDIR)$(PREFIX)/share/man/man8/dmswaptier.8
+# The boot unit with the tool's path (SBINDIR) in build/dmswaptier.service:
+# written anew every time, as SBINDIR may not be the last one.
+service:
+	@mkdir -p build
+	sed 's#@SBINDIR@#$(SBINDIR)#g' tools/dmswaptier/dmswaptier.service \
+		>build/dmswaptier.service
+
+# The tool, the boot unit (in $(PREFIX)/lib/systemd/system, where systemd
+# looks for units of a local install; /usr/lib/systemd/system with
+# PREFIX=/usr) and the man page, each with its mode whatever the umask;
+# the module comes from the DKMS package instead.
+install-tool: tool service
+	install -D -m 0755 build/bin/dmswaptier $(DESTDIR)$(SBINDIR)/dmswaptier
+	install -D -m 0644 build/dmswaptier.service $(DESTDIR)$(UNITDIR)/dmswaptier.service
+	install -D -m 0644 docs/dmswaptier.8 $(DESTDIR)$(MAN8DIR)/dmswaptier.8
+
+# What install-tool installed (with the same PREFIX). Disable the unit
+# first: systemctl disable --now dmswaptier.service
+uninstall-tool:
+	@if [ -e $(DESTDIR)/etc/systemd/system/swap.target.wants/dmswaptier.service ]; then \
+		echo "uninstall-tool: dmswaptier.service is still enabled: systemctl disable --now dmswaptier.service" >&2; \
+		exit 1; \
+	fi
+	rm -f $(DESTDIR)$(SBINDIR)/dmswaptier $(DESTDIR)$(UNITDIR)/dmswaptier.service \
+		$(DESTDIR)$(MAN8DIR)/dmswaptier.8
 
 clean:
 	rm -rf build

@@ -231,13 +231,13 @@ else
 fi
 rm -rf "$conf" "$fake"
 
-# the boot unit, with the tool's path as make install-tool puts it in,
-# checked by systemd itself (unknown keys, bad values, ordering, the
-# command); a warning is a failure too
+# the boot unit, made by make service as make install-tool makes it (here
+# with the tool's build path), checked by systemd itself (unknown keys, bad
+# values, ordering, the command); a warning is a failure too
 if command -v systemd-analyze >/dev/null; then
 	mkdir -p "$out/unit"
-	sed "s#@SBINDIR@#$top/build/bin#g" "$top/tools/dmswaptier/dmswaptier.service" \
-		>"$out/unit/dmswaptier.service"
+	make -s -C "$top" service SBINDIR="$top/build/bin" >/dev/null &&
+		cp "$top/build/dmswaptier.service" "$out/unit/dmswaptier.service"
 	if systemd-analyze verify --man=no "$out/unit/dmswaptier.service" \
 		>"$out/unit/verify.log" 2>&1 && [ ! -s "$out/unit/verify.log" ]; then
 		echo "ok tool/unit-verify"
@@ -250,6 +250,20 @@ if command -v systemd-analyze >/dev/null; then
 else
 	echo "# skipped tool/unit-verify: systemd-analyze is missing on this host"
 fi
+# install-tool into a staging directory under umask 077: the modes are the
+# ones given, the unit is where systemd looks for a local install and runs
+# the installed tool; uninstall-tool removes all three
+dest=$out/destdir
+rm -rf "$dest"
+(umask 077 && make -s -C "$top" install-tool DESTDIR="$dest" PREFIX=/usr/local >/dev/null)
+check install-modes test "$(stat -c %a "$dest/usr/local/sbin/dmswaptier" \
+	"$dest/usr/local/lib/systemd/system/dmswaptier.service" \
+	"$dest/usr/local/share/man/man8/dmswaptier.8" 2>&1 | tr '\n' ' ')" = "755 644 644 "
+check install-unit-path grep -qx 'ExecStart=/usr/local/sbin/dmswaptier activate' \
+	"$dest/usr/local/lib/systemd/system/dmswaptier.service"
+make -s -C "$top" uninstall-tool DESTDIR="$dest" PREFIX=/usr/local >/dev/null
+check uninstall-removes test -z "$(find "$dest" -type f)"
+rm -rf "$dest"
 
 # what cannot be written to standard output is an error (exit 2)
 synth=$top/tests/tool/data/synthetic.blkparse
