@@ -187,7 +187,7 @@ static int key_value(struct swt_conf_ctx *x, struct swt_conf_dev *d,
 }
 
 /* The keys of a section, in swt_conf_dev.key_line's order. */
-static const char *const conf_keys[] = {
+static const char *const conf_keys[SWT_CONF_NKEYS] = {
 	"tiers", "size", "options", "priority", "discard", "wait", "force",
 };
 

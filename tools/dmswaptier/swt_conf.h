@@ -10,6 +10,7 @@
  *	priority = 10
  *	discard = yes
  *	wait = 30
+ *	force = no
  *
  * Blank lines and lines starting with # or ; are comments; a comment after
  * a value is an error, as is a key given twice in a section.
@@ -25,6 +26,7 @@
 #define SWT_CONF_MAX_DEVS	16
 #define SWT_CONF_MAX_OPTS	32
 #define SWT_CONF_WORD		256
+#define SWT_CONF_NKEYS		7	/* tiers ... force */
 
 struct swt_conf_dev {
 	char name[128];
@@ -40,7 +42,7 @@ struct swt_conf_dev {
 	bool discard;			/* swapon --discard (default yes) */
 	unsigned int wait;		/* seconds a missing tier is waited for */
 	bool force;			/* tiers with a signature are used */
-	unsigned int key_line[8];	/* where each key was given, 0: not */
+	unsigned int key_line[SWT_CONF_NKEYS];	/* where given, 0: not */
 };
 
 /* wait = SECONDS: how long activate waits for a tier path to appear */
