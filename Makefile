@@ -3,6 +3,9 @@ SERIES   := 6.1 6.12
 KERNEL   ?= 6.12
 KDIR     ?= /lib/modules/$(shell uname -r)/build
 PREFIX   ?= /usr/local
+SBINDIR  ?= $(PREFIX)/sbin
+UNITDIR  ?= $(PREFIX)/lib/systemd/system
+MAN8DIR  ?= $(PREFIX)/share/man/man8
 
 # make cannot work in a directory whose path has a blank, nor can the VM
 # lane pass it to the guest: say so once, clearly.
@@ -12,7 +15,7 @@ endif
 
 .PHONY: all deps kernels module modules-all unit lint vm-check vm-selftest \
 	check check-debug demo bench bench-quick vm-shell tool install clean \
-	dkms dkms-check
+	dkms dkms-check install-tool uninstall-tool service
 
 all: module
 
@@ -77,23 +80,48 @@ vm-shell: modules-all
 		--disk fast:256 --disk slow:1024:hdd
 
 TOOL_SRC := $(addprefix tools/dmswaptier/,dmswaptier.c swt_trace.c swt_status.c \
-	swt_cols.c swt_parse.c)
+	swt_cols.c swt_parse.c swt_conf.c swt_record.c swt_blkid.c)
 TOOL_HDR := $(wildcard tools/dmswaptier/*.h) drivers/md/dm-swaptier-abi.h
 
 SMARTCOLS = $(shell pkg-config --cflags --libs smartcols 2>/dev/null || echo -lsmartcols)
+BLKID = $(shell pkg-config --cflags --libs blkid 2>/dev/null || echo -lblkid)
 
 tool: build/bin/dmswaptier
 
 build/bin/dmswaptier: $(TOOL_SRC) $(TOOL_HDR)
 	@mkdir -p build/bin
 	$(CC) -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -D_GNU_SOURCE -Idrivers/md -o $@ $(TOOL_SRC) \
-		$(SMARTCOLS) \
+		$(SMARTCOLS) $(BLKID) \
 		-ldevmapper
 
-install: module tool
+install: module install-tool
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/drivers/md modules_install
-	install -D -m 755 build/bin/dmswaptier $(DESTDIR)$(PREFIX)/sbin/dmswaptier
-	install -D -m 644 docs/dmswaptier.8 $(DESTDIR)$(PREFIX)/share/man/man8/dmswaptier.8
+
+# The boot unit with the tool's path (SBINDIR) in build/dmswaptier.service:
+# written anew every time, as SBINDIR may not be the last one.
+service:
+	@mkdir -p build
+	sed 's#@SBINDIR@#$(SBINDIR)#g' tools/dmswaptier/dmswaptier.service \
+		>build/dmswaptier.service
+
+# The tool, the boot unit (in $(PREFIX)/lib/systemd/system, where systemd
+# looks for units of a local install; /usr/lib/systemd/system with
+# PREFIX=/usr) and the man page, each with its mode whatever the umask;
+# the module comes from the DKMS package instead.
+install-tool: tool service
+	install -D -m 0755 build/bin/dmswaptier $(DESTDIR)$(SBINDIR)/dmswaptier
+	install -D -m 0644 build/dmswaptier.service $(DESTDIR)$(UNITDIR)/dmswaptier.service
+	install -D -m 0644 docs/dmswaptier.8 $(DESTDIR)$(MAN8DIR)/dmswaptier.8
+
+# What install-tool installed (with the same PREFIX). Disable the unit
+# first: systemctl disable --now dmswaptier.service
+uninstall-tool:
+	@if [ -e $(DESTDIR)/etc/systemd/system/swap.target.wants/dmswaptier.service ]; then \
+		echo "uninstall-tool: dmswaptier.service is still enabled: systemctl disable --now dmswaptier.service" >&2; \
+		exit 1; \
+	fi
+	rm -f $(DESTDIR)$(SBINDIR)/dmswaptier $(DESTDIR)$(UNITDIR)/dmswaptier.service \
+		$(DESTDIR)$(MAN8DIR)/dmswaptier.8
 
 clean:
 	rm -rf build

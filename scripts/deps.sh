@@ -7,7 +7,7 @@ PKGS=(
 	build-essential gcc make bc bison flex libelf-dev libssl-dev
 	qemu-system-x86 qemu-utils busybox-static kmod cpio xz-utils zstd
 	lvm2 dmsetup thin-provisioning-tools fio blktrace jq
-	gnuplot-nox sparse clang libclang-rt-14-dev libdevmapper-dev libsmartcols-dev linux-source-6.12
+	gnuplot-nox sparse clang libclang-rt-14-dev libdevmapper-dev libsmartcols-dev libblkid-dev linux-source-6.12
 	pkg-config util-linux e2fsprogs python3 dkms
 )
 

@@ -1,8 +1,10 @@
 #!/bin/bash
-# Host tests of the dmswaptier tool: its parsers and its status output
-# (test_parse.c, test_status.c, with ASan and UBSan), argument parsing and
-# exit codes, and trace analysis of recorded blkparse output checked
-# against an independent count, with --json validated by jq.
+# Host tests of the dmswaptier tool: its parsers, its status output and
+# the records and tier checks of activate (test_parse.c, test_status.c,
+# test_conf.c, test_record.c, test_blkid.c, with ASan and UBSan), argument
+# parsing and exit codes, the boot unit (systemd-analyze verify), and trace
+# analysis of recorded blkparse output checked against an independent
+# count, with --json validated by jq.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 make -s -C "$top" tool || { echo "not ok tool/build: make tool failed"; exit 1; }
@@ -16,10 +18,10 @@ tool=$top/tools/dmswaptier
 cflags=(-std=gnu11 -g -O1 -Wall -Wextra -Werror -Wno-unused-function
 	-Wno-unused-parameter -D_GNU_SOURCE -fsanitize=address,undefined
 	-fno-sanitize-recover=all -I"$top/tests/unit" -I"$tool" -I"$top/drivers/md"
-	$(pkg-config --cflags smartcols))
+	$(pkg-config --cflags smartcols blkid))
 ctest() {	# NAME SOURCE...: build, run, echo its ok/not ok lines
 	local name=$1; shift
-	if ! gcc "${cflags[@]}" -o "$out/$name" "$@" $(pkg-config --libs smartcols) \
+	if ! gcc "${cflags[@]}" -o "$out/$name" "$@" $(pkg-config --libs smartcols blkid) \
 		2>"$out/$name.build.log"; then
 		echo "not ok tool/$name: does not compile, see $out/$name.build.log"
 		head -n 5 "$out/$name.build.log" | sed 's/^/# /'
@@ -38,6 +40,9 @@ ctest() {	# NAME SOURCE...: build, run, echo its ok/not ok lines
 ctest test_parse "$top/tests/tool/test_parse.c" "$tool/swt_parse.c"
 ctest test_status "$top/tests/tool/test_status.c" "$tool/swt_status.c" \
 	"$tool/swt_cols.c" "$tool/swt_parse.c"
+ctest test_conf "$top/tests/tool/test_conf.c" "$tool/swt_conf.c" "$tool/swt_parse.c"
+ctest test_record "$top/tests/tool/test_record.c" "$tool/swt_record.c" "$tool/swt_parse.c"
+ctest test_blkid "$top/tests/tool/test_blkid.c" "$tool/swt_blkid.c"
 
 check() {	# NAME CMD...: ok if CMD succeeds
 	local name=$1; shift
@@ -165,6 +170,100 @@ expect_rc create-option-too-long 1 create x /dev/null --option "$optlong"
 "$T" trace --analyse "$out" >/dev/null 2>"$out/err"
 check trace-analyse-dir-rc test $? = 2
 check trace-analyse-dir-msg grep -q "read error" "$out/err"
+
+# activate and deactivate: what they refuse before any device is touched
+# (exit 1, nothing activated), and a tier that does not appear in time
+conf=$out/conf
+rm -rf "$conf" && mkdir -p "$conf"
+expect_rc activate-help 0 activate --help
+expect_rc deactivate-help 0 deactivate --help
+expect_rc activate-no-file 1 activate --config "$conf/none"
+"$T" activate --config "$conf" >/dev/null 2>"$out/err"
+check activate-dir-rc test $? = 1
+check activate-dir-msg grep -q "^dmswaptier: $conf: Is a directory$" "$out/err"
+head -c 1048577 /dev/zero | tr '\0' '#' >"$conf/big.conf"
+"$T" activate --config "$conf/big.conf" >/dev/null 2>"$out/err"
+check activate-too-big-rc test $? = 1
+check activate-too-big-msg grep -q "larger than 1048576 bytes" "$out/err"
+# a file of comments over the old 64 KiB limit: no devices, nothing to do
+for i in $(seq 1500); do echo "# comment line $i, long enough to pass 64 KiB in all"; done \
+	>"$conf/long.conf"
+expect_rc activate-long-file 0 activate --config "$conf/long.conf"
+printf '[a]\ntiers = /dev/a /dev/b # the slow one\n' >"$conf/comment.conf"
+"$T" activate --config "$conf/comment.conf" >/dev/null 2>"$out/err"
+check activate-comment-rc test $? = 1
+check activate-comment-msg grep -q "^dmswaptier: $conf/comment.conf:2: tiers: '#' in the value" "$out/err"
+printf '[-h]\ntiers = /dev/a\n' >"$conf/dash.conf"
+"$T" activate --config "$conf/dash.conf" >"$out/stdout" 2>"$out/err"
+check activate-dash-name-rc test $? = 1
+check activate-dash-name-msg grep -q "dash.conf:1: '-h' is not a device name" "$out/err"
+check activate-dash-name-no-help test ! -s "$out/stdout"
+printf '[a]\ntiers = /dev/a\nsize = 4G\nsize = 8G\n' >"$conf/twice.conf"
+expect_rc activate-key-twice 1 activate --config "$conf/twice.conf"
+printf '[a]\ntiers = /dev/a\npriority = 40000\n' >"$conf/prio.conf"
+expect_rc activate-priority-range 1 activate --config "$conf/prio.conf"
+printf '[a]\ntiers = /dev/a\noptions = demote_heat=300\n' >"$conf/opt.conf"
+expect_rc activate-option-range 1 activate --config "$conf/opt.conf"
+printf '[a]\ntiers = /dev/a\n' >"$conf/a.conf"
+expect_rc activate-name-not-in-file 1 activate b --config "$conf/a.conf"
+# a tier that never appears: waited for (wait = 1), then skipped with
+# exit 2. modprobe is a stand-in that fails: nothing is loaded on the host.
+fake=$out/fake-modprobe
+rm -rf "$fake" && mkdir -p "$fake"
+printf '#!/bin/sh\nexit 1\n' >"$fake/modprobe" && chmod +x "$fake/modprobe"
+printf '[swt-host-test]\ntiers = %s/no-such-tier\nwait = 1\n' "$conf" >"$conf/missing.conf"
+t0=$(date +%s%N)
+PATH=$fake:$PATH "$T" activate --config "$conf/missing.conf" >/dev/null 2>"$out/err"
+rc=$? t1=$(date +%s%N)
+check activate-missing-tier-rc test $rc = 2
+check activate-missing-tier-waits grep -q "swt-host-test: waiting up to 1 s for tier $conf/no-such-tier" "$out/err"
+check activate-missing-tier-msg grep -q "swt-host-test: tier $conf/no-such-tier is missing after the wait: not activated" "$out/err"
+check activate-missing-tier-1s test $(((t1 - t0) / 1000000)) -ge 1000 -a $(((t1 - t0) / 1000000)) -lt 5000
+# deactivate undoes the records of /run/dmswaptier: only where there are
+# none (never the host's own devices)
+if [ ! -e /run/dmswaptier ]; then
+	"$T" deactivate --config "$conf/none" >/dev/null 2>"$out/err"
+	check deactivate-no-file-rc test $? = 1
+	check deactivate-no-file-msg grep -q "none: No such file or directory: undoing what activate recorded only" "$out/err"
+	expect_rc deactivate-name-unknown 1 deactivate b --config "$conf/a.conf"
+else
+	echo "# deactivate checks skipped: /run/dmswaptier exists on this host"
+fi
+rm -rf "$conf" "$fake"
+
+# the boot unit, made by make service as make install-tool makes it (here
+# with the tool's build path), checked by systemd itself (unknown keys, bad
+# values, ordering, the command); a warning is a failure too
+if command -v systemd-analyze >/dev/null; then
+	mkdir -p "$out/unit"
+	make -s -C "$top" service SBINDIR="$top/build/bin" >/dev/null &&
+		cp "$top/build/dmswaptier.service" "$out/unit/dmswaptier.service"
+	if systemd-analyze verify --man=no "$out/unit/dmswaptier.service" \
+		>"$out/unit/verify.log" 2>&1 && [ ! -s "$out/unit/verify.log" ]; then
+		echo "ok tool/unit-verify"
+	else
+		echo "not ok tool/unit-verify: systemd-analyze verify, see $out/unit/verify.log"
+		head -n 5 "$out/unit/verify.log" | sed 's/^/# /'
+		failed=1
+	fi
+	check unit-no-placeholder bash -c "! grep -q '@[A-Z]*@' '$out/unit/dmswaptier.service'"
+else
+	echo "# skipped tool/unit-verify: systemd-analyze is missing on this host"
+fi
+# install-tool into a staging directory under umask 077: the modes are the
+# ones given, the unit is where systemd looks for a local install and runs
+# the installed tool; uninstall-tool removes all three
+dest=$out/destdir
+rm -rf "$dest"
+(umask 077 && make -s -C "$top" install-tool DESTDIR="$dest" PREFIX=/usr/local >/dev/null)
+check install-modes test "$(stat -c %a "$dest/usr/local/sbin/dmswaptier" \
+	"$dest/usr/local/lib/systemd/system/dmswaptier.service" \
+	"$dest/usr/local/share/man/man8/dmswaptier.8" 2>&1 | tr '\n' ' ')" = "755 644 644 "
+check install-unit-path grep -qx 'ExecStart=/usr/local/sbin/dmswaptier activate' \
+	"$dest/usr/local/lib/systemd/system/dmswaptier.service"
+make -s -C "$top" uninstall-tool DESTDIR="$dest" PREFIX=/usr/local >/dev/null
+check uninstall-removes test -z "$(find "$dest" -type f)"
+rm -rf "$dest"
 
 # what cannot be written to standard output is an error (exit 2)
 synth=$top/tests/tool/data/synthetic.blkparse

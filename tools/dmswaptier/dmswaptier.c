@@ -5,6 +5,9 @@
  * Exit codes: 0 ok, 1 usage error, 2 device or kernel error.
  */
 #include "dmswaptier.h"
+#include "swt_blkid.h"
+#include "swt_conf.h"
+#include "swt_record.h"
 #include "swt_status.h"
 
 #include <err.h>
@@ -19,7 +22,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <linux/fs.h>
 #include <unistd.h>
 
@@ -39,6 +44,8 @@ static int cmd_map(int argc, char **argv);
 static int cmd_set(int argc, char **argv);
 static int cmd_evacuate(int argc, char **argv);
 static int cmd_heat(int argc, char **argv);
+static int cmd_activate(int argc, char **argv);
+static int cmd_deactivate(int argc, char **argv);
 
 static const struct cmd cmds[] = {
 	{ "create", cmd_create,
@@ -81,6 +88,15 @@ static const struct cmd cmds[] = {
 	{ "set", cmd_set, "NAME KEY VALUE", NULL },
 	{ "evacuate", cmd_evacuate, "NAME TIER|cancel", NULL },
 	{ "heat", cmd_heat, "NAME", NULL },
+	{ "activate", cmd_activate, "[NAME] [--config FILE]",
+	  " -c, --config FILE      default /etc/dmswaptier.conf\n"
+	  " Create each device of the file (or NAME), mkswap and swapon it;\n"
+	  " a device whose tiers are missing is skipped with an error.\n" },
+	{ "deactivate", cmd_deactivate, "[NAME] [--config FILE]",
+	  " -c, --config FILE      default /etc/dmswaptier.conf\n"
+	  " swapoff and remove what activate made (or NAME), as it recorded\n"
+	  " it under /run/dmswaptier/, then the devices of the file with no\n"
+	  " record.\n" },
 };
 
 #define NR_CMDS ARRAY_SIZE(cmds)
@@ -259,6 +275,40 @@ static bool is_swaptier(const char *name)
 	return ours;
 }
 
+/* The table params of @name if it is a swaptier device (malloc'ed), or NULL. */
+static char *dm_try_table(const char *name)
+{
+	struct dm_task *s = dm_task_create(DM_DEVICE_TABLE);
+	char *tt = NULL, *params = NULL, *copy = NULL;
+	uint64_t a, b;
+
+	if (s && dm_task_set_name(s, name) && dm_task_run(s)) {
+		dm_get_next_target(s, NULL, &a, &b, &tt, &params);
+		if (tt && !strcmp(tt, SWT_TARGET_NAME))
+			copy = strdup(params ? params : "");
+	}
+	if (s)
+		dm_task_destroy(s);
+	return copy;
+}
+
+/* "major:minor" of device @name in @buf: 0, or -1 if it does not exist. */
+static int dm_devnum(const char *name, char *buf, size_t len)
+{
+	struct dm_task *s = dm_task_create(DM_DEVICE_INFO);
+	struct dm_info info;
+	int ret = -1;
+
+	if (s && dm_task_set_name(s, name) && dm_task_run(s) &&
+	    dm_task_get_info(s, &info) && info.exists) {
+		snprintf(buf, len, "%u:%u", info.major, info.minor);
+		ret = 0;
+	}
+	if (s)
+		dm_task_destroy(s);
+	return ret;
+}
+
 /* Names of all swaptier devices. */
 static int list_devices(char ***names)
 {
@@ -293,8 +343,13 @@ static int list_devices(char ***names)
 	return count;
 }
 
-static int dm_simple(int type, const char *name, u64 len,
-		     const char *params)
+/*
+ * Create (with @params, @len sectors) or remove @name; a removal with
+ * @retry is tried again for a while if the device is busy (udev's probe
+ * of a new device holds it open a moment).
+ */
+static int dm_run(int type, const char *name, u64 len, const char *params,
+		  bool retry)
 {
 	struct dm_task *dmt = dm_task_create(type);
 	uint32_t cookie = 0;
@@ -305,11 +360,19 @@ static int dm_simple(int type, const char *name, u64 len,
 	if (params &&
 	    !dm_task_add_target(dmt, 0, len, SWT_TARGET_NAME, params))
 		return 0;
+	if (retry && !dm_task_retry_remove(dmt))
+		return 0;
 	ok = dm_task_set_cookie(dmt, &cookie, 0) && dm_task_run(dmt);
 	/* also makes or removes the /dev/mapper node when udev is not used */
 	dm_udev_wait(cookie);
 	dm_task_destroy(dmt);
 	return ok;
+}
+
+static int dm_simple(int type, const char *name, u64 len,
+		     const char *params)
+{
+	return dm_run(type, name, len, params, false);
 }
 
 /*----------------------------------------------------------------*/
@@ -704,54 +767,8 @@ static int cmd_map(int argc, char **argv)
 /*----------------------------------------------------------------*/
 /* create, remove */
 
-/* SIZE: decimal digits, then K, M or G; -1 if not one or over 64 bits. */
-static int parse_size(const char *s, u64 *bytes)
-{
-	unsigned int shift = 0;
-	u64 v;
-	char *end;
-
-	if (*s < '0' || *s > '9')	/* strtoull takes spaces and signs */
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	if (*end == 'K' || *end == 'k')
-		shift = 10;
-	else if (*end == 'M' || *end == 'm')
-		shift = 20;
-	else if (*end == 'G' || *end == 'g')
-		shift = 30;
-	if (shift)
-		end++;
-	if (*end || v > UINT64_MAX >> shift)
-		return -1;
-	*bytes = v << shift;
-	return 0;
-}
-
-/* --option: KEY=VALUE or FLAG, appended to @opt; the words it adds. */
-static int add_option(char *opt, size_t len, char *arg, u64 *reserve)
-{
-	char *eq = strchr(arg, '=');
-	size_t l = strlen(opt);
-
-	if (!eq) {
-		if ((size_t)snprintf(opt + l, len - l, " %s", arg) >= len - l)
-			usage_error("create", "create: table line too long");
-		return 1;
-	}
-	*eq = 0;
-	if ((size_t)snprintf(opt + l, len - l, " %s %s", arg, eq + 1) >= len - l)
-		usage_error("create", "create: table line too long");
-	if (!strcmp(arg, "reserve_blocks"))
-		*reserve = strtoull(eq + 1, NULL, 10);
-	return 2;
-}
-
-/* mkswap and swapon /dev/mapper/@name. */
-static void make_swap(const char *name, bool discard, char *prio)
+/* mkswap and swapon /dev/mapper/@name: 0, or -1 when it said what failed */
+static int try_make_swap(const char *name, bool discard, char *prio)
 {
 	char path[PATH_MAX], *mk[3], *on[8];
 	int k = 0;
@@ -760,8 +777,10 @@ static void make_swap(const char *name, bool discard, char *prio)
 	mk[0] = "mkswap";
 	mk[1] = path;
 	mk[2] = NULL;
-	if (run(mk, true))
-		errx(EXIT_DEVICE, "%s: mkswap failed", path);
+	if (run(mk, true)) {
+		warnx("%s: mkswap failed", path);
+		return -1;
+	}
 	on[k++] = "swapon";
 	if (discard)
 		on[k++] = "--discard";
@@ -771,8 +790,17 @@ static void make_swap(const char *name, bool discard, char *prio)
 	}
 	on[k++] = path;
 	on[k] = NULL;
-	if (run(on, false))
-		errx(EXIT_DEVICE, "%s: swapon failed", path);
+	if (run(on, false)) {
+		warnx("%s: swapon failed", path);
+		return -1;
+	}
+	return 0;
+}
+
+static void make_swap(const char *name, bool discard, char *prio)
+{
+	if (try_make_swap(name, discard, prio))
+		exit(EXIT_DEVICE);
 }
 
 static int cmd_create(int argc, char **argv)
@@ -786,22 +814,26 @@ static int cmd_create(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	char params[4096], opt[1024] = "", *prio = NULL;
+	char params[SWT_TABLE_LINE_LEN], opt[SWT_TABLE_OPT_LEN] = "";
 	u64 size = 0, total = 0, reserve = 0, maxlen;
 	bool swap = false, discard = false;
-	int c, nopt = 0, i, ntiers;
+	int c, nopt = 0, i, n, ntiers;
+	char *prio = NULL;
 
 	while ((c = getopt_long(argc, argv, "s:o:wdp:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			if (parse_size(optarg, &size) || !size ||
-			    size % SWT_BLOCK_SIZE)
+			if (swt_parse_size(optarg, &size))
 				usage_error("create",
 					    "create: --size must be a positive multiple of %u bytes (K, M, G suffixes)",
 					    SWT_BLOCK_SIZE);
 			break;
 		case 'o':
-			nopt += add_option(opt, sizeof(opt), optarg, &reserve);
+			n = swt_table_opt(opt, sizeof(opt), optarg, &reserve);
+			if (n < 0)
+				usage_error("create",
+					    "create: table line too long");
+			nopt += n;
 			break;
 		case 'w':
 			swap = true;
@@ -999,6 +1031,425 @@ static void close_stdout(void)
 			warnx("write error");
 		_exit(EXIT_DEVICE);
 	}
+}
+
+/*----------------------------------------------------------------*/
+/* activate, deactivate: the devices of /etc/dmswaptier.conf */
+
+#define SWT_CONF_FILE	"/etc/dmswaptier.conf"
+
+/* The options of activate and deactivate: *@file, and *@only (or NULL). */
+static void conf_args(const char *cmd, int argc, char **argv,
+		      const char **file, const char **only)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int o;
+
+	*file = SWT_CONF_FILE;
+	while ((o = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+		switch (o) {
+		case 'c':
+			*file = optarg;
+			break;
+		case 'h':
+			usage(stdout, cmd);
+			exit(0);
+		default:
+			usage_error(cmd, NULL);
+		}
+	}
+	if (argc - optind > 1)
+		usage_error(cmd, "%s: at most one device name", cmd);
+	*only = argc > optind ? argv[optind] : NULL;
+}
+
+/* The largest configuration file read: far more than 16 devices need. */
+#define SWT_CONF_MAX_BYTES	(1024U * 1024U)
+
+/* Read and parse @file into @c: 0, or -1 with the reason in @why. */
+static int load_conf(const char *file, struct swt_conf *c, char *why,
+		     size_t len)
+{
+	char *buf;
+	size_t n;
+	FILE *f;
+	int ret;
+
+	f = fopen(file, "re");
+	if (!f) {
+		snprintf(why, len, "%s: %s", file, strerror(errno));
+		return -1;
+	}
+	buf = malloc(SWT_CONF_MAX_BYTES + 1);
+	if (!buf) {
+		fclose(f);
+		snprintf(why, len, "%s: out of memory to read it", file);
+		return -1;
+	}
+	/* one byte more than the limit: a file that long is too long */
+	n = fread(buf, 1, SWT_CONF_MAX_BYTES + 1, f);
+	if (ferror(f))		/* a directory: EISDIR */
+		snprintf(why, len, "%s: %s", file, strerror(errno));
+	else if (n > SWT_CONF_MAX_BYTES)
+		snprintf(why, len, "%s: larger than %u bytes", file,
+			 SWT_CONF_MAX_BYTES);
+	else if (memchr(buf, 0, n))
+		snprintf(why, len, "%s: not a text file", file);
+	else
+		why[0] = 0;
+	fclose(f);
+	ret = -1;
+	if (!why[0]) {
+		buf[n] = 0;
+		ret = swt_conf_parse(file, buf, c, why, len);
+	}
+	free(buf);
+	return ret;
+}
+
+/* The section of @name in @c, or NULL. */
+static const struct swt_conf_dev *conf_dev(const struct swt_conf *c,
+					   const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->ndevs; i++)
+		if (!strcmp(c->dev[i].name, name))
+			return &c->dev[i];
+	return NULL;
+}
+
+/* Run @fn(@argc, @argv) in a child, so that its exit ends only it. */
+static int run_cmd(int (*fn)(int, char **), int argc, char **argv)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		err(EXIT_DEVICE, "fork");
+	if (!pid) {
+		optind = 0;	/* getopt from the start, in the child */
+		exit(fn(argc, argv));
+	}
+	return swt_wait(pid);
+}
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Wait for @d's tier paths to be block devices (udev makes the stable
+ * links as it finds the disks), polling until @start plus @d's wait: the
+ * clock starts with activate, so that however many devices wait, the
+ * whole wait is the longest of them. 0, or EXIT_DEVICE when it said why.
+ */
+static int wait_tiers(const struct swt_conf_dev *d, double start)
+{
+	static const struct timespec tick = { 0, 100 * 1000 * 1000 };
+	double deadline = start + d->wait;
+	bool said = false;
+	unsigned int i;
+	struct stat s;
+
+	for (i = 0; i < d->ntiers; i++) {
+		while (stat(d->tier[i], &s)) {
+			if (errno != ENOENT && errno != ENOTDIR) {
+				warn("%s: tier %s: not activated", d->name,
+				     d->tier[i]);
+				return EXIT_DEVICE;
+			}
+			if (now_sec() >= deadline) {
+				warnx("%s: tier %s is missing%s: not activated",
+				      d->name, d->tier[i],
+				      said ? " after the wait" : "");
+				return EXIT_DEVICE;
+			}
+			if (!said)
+				warnx("%s: waiting up to %.0f s for tier %s",
+				      d->name, deadline - now_sec(), d->tier[i]);
+			said = true;
+			nanosleep(&tick, NULL);
+		}
+		if (!S_ISBLK(s.st_mode)) {
+			warnx("%s: tier %s is not a block device: not activated",
+			      d->name, d->tier[i]);
+			return EXIT_DEVICE;
+		}
+	}
+	return 0;
+}
+
+/*
+ * What activate made of @d, from @file, in /run/dmswaptier/NAME for
+ * deactivate; if that fails, deactivate goes by the file, as it says.
+ */
+static void record_dev(const struct swt_conf_dev *d, const char *file)
+{
+	struct swt_record *r = calloc(1, sizeof(*r));
+	char why[600], *table, *real;
+	struct timespec ts;
+	unsigned int i;
+	struct stat s;
+
+	if (!r) {
+		warnx("%s: out of memory for its record", d->name);
+		return;
+	}
+	snprintf(r->name, sizeof(r->name), "%s", d->name);
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	r->seq = (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+	real = realpath(file, NULL);
+	snprintf(r->config, sizeof(r->config), "%s", real ? real : file);
+	free(real);
+	r->ntiers = d->ntiers;
+	for (i = 0; i < d->ntiers; i++) {
+		snprintf(r->tier[i], sizeof(r->tier[i]), "%s", d->tier[i]);
+		if (!stat(d->tier[i], &s))
+			snprintf(r->tier_dev[i], sizeof(r->tier_dev[i]),
+				 "%u:%u", major(s.st_rdev), minor(s.st_rdev));
+		else
+			snprintf(r->tier_dev[i], sizeof(r->tier_dev[i]), "-");
+	}
+	table = dm_try_table(d->name);
+	snprintf(r->table, sizeof(r->table), "%s", table ? table : "");
+	free(table);
+	if (dm_devnum(d->name, r->dev, sizeof(r->dev)))
+		snprintf(why, sizeof(why), "it has vanished");
+	else if (!swt_record_write(SWT_RUN_DIR, r, why, sizeof(why)))
+		why[0] = 0;
+	if (why[0])
+		warnx("%s: no record of it (%s): deactivate goes by the file",
+		      d->name, why);
+	free(r);
+}
+
+static int activate_one(const struct swt_conf_dev *d, double start,
+			const char *file)
+{
+	char *av[2 * SWT_CONF_MAX_OPTS + SWT_MAX_TIERS + 12], prio[16] = "";
+	char why[600], what[128];
+	unsigned int i;
+	int n = 0, rc;
+
+	if (is_swaptier(d->name)) {
+		if (!is_swap(d->name)) {
+			warnx("%s: exists but is not an active swap area: left as it is",
+			      d->name);
+			return EXIT_DEVICE;
+		}
+		return 0;	/* active already */
+	}
+	rc = wait_tiers(d, start);
+	if (rc)
+		return rc;
+	for (i = 0; i < d->ntiers && !d->force; i++) {
+		switch (swt_tier_signature(d->tier[i], what, sizeof(what))) {
+		case 0:
+			continue;
+		case 1:
+			warnx("%s: tier %s holds %s: not activated (force = yes to overwrite it)",
+			      d->name, d->tier[i], what);
+			return EXIT_DEVICE;
+		default:
+			warnx("%s: tier %s: %s: not activated", d->name,
+			      d->tier[i], what);
+			return EXIT_DEVICE;
+		}
+	}
+	av[n++] = "create";
+	av[n++] = (char *)d->name;
+	for (i = 0; i < d->ntiers; i++)
+		av[n++] = (char *)d->tier[i];
+	if (d->size[0]) {
+		av[n++] = "--size";
+		av[n++] = (char *)d->size;
+	}
+	for (i = 0; i < d->nopts; i++) {
+		av[n++] = "--option";
+		av[n++] = (char *)d->opt[i];
+	}
+	av[n] = NULL;
+	rc = run_cmd(cmd_create, n, av);
+	if (rc)
+		return rc;	/* create said why */
+	record_dev(d, file);
+	if (d->has_priority && d->priority >= 0)
+		snprintf(prio, sizeof(prio), "%d", d->priority);
+	if (!try_make_swap(d->name, d->discard, prio[0] ? prio : NULL))
+		return 0;
+	/* made by this activation and of no use: not left in the way */
+	if (dm_run(DM_DEVICE_REMOVE, d->name, 0, NULL, true)) {
+		warnx("%s: not activated: the device it made is removed again",
+		      d->name);
+		if (swt_record_remove(SWT_RUN_DIR, d->name, why, sizeof(why)))
+			warnx("%s", why);
+	} else {
+		/* its record stays: deactivate removes it */
+		warnx("%s: not activated; the device it made could not be removed",
+		      d->name);
+	}
+	return EXIT_DEVICE;
+}
+
+static int cmd_activate(int argc, char **argv)
+{
+	static char *const mp[] = { "modprobe", "dm-swaptier", NULL };
+	double start = now_sec();
+	const char *file, *only;
+	struct swt_conf c;
+	char why[600];
+	unsigned int i;
+	int rc = 0;
+
+	conf_args("activate", argc, argv, &file, &only);
+	if (load_conf(file, &c, why, sizeof(why)))
+		errx(EXIT_USAGE, "%s", why);
+	if (only && !conf_dev(&c, only))
+		errx(EXIT_USAGE, "activate: no [%s] in %s", only, file);
+	if (!c.ndevs)
+		return 0;
+	/*
+	 * Loaded already (by hand with insmod, or built in) or else by
+	 * modprobe; a failure is said, and create then says what is wrong.
+	 */
+	if (access("/sys/module/dm_swaptier", F_OK) && run(mp, true))
+		warnx("modprobe dm-swaptier failed (is the module installed?)");
+	for (i = 0; i < c.ndevs; i++)
+		if ((!only || !strcmp(only, c.dev[i].name)) &&
+		    activate_one(&c.dev[i], start, file))
+			rc = EXIT_DEVICE;
+	return rc;
+}
+
+/* swapoff (if need be) and remove @name: 0, or EXIT_DEVICE said why */
+static int swapoff_remove(const char *name)
+{
+	char path[PATH_MAX], *off[3];
+
+	if (is_swap(name)) {
+		snprintf(path, sizeof(path), "/dev/mapper/%s", name);
+		off[0] = "swapoff";
+		off[1] = path;
+		off[2] = NULL;
+		if (run(off, false)) {
+			warnx("%s: swapoff failed", path);
+			return EXIT_DEVICE;
+		}
+	}
+	if (!dm_run(DM_DEVICE_REMOVE, name, 0, NULL, true)) {
+		warnx("%s: remove failed (device busy?)", name);
+		return EXIT_DEVICE;
+	}
+	return 0;
+}
+
+/*
+ * Undo what @r records: the device activate made, if it is still there
+ * (the same device number) and a dm-swaptier device. The record goes
+ * with it, or when the device is gone; it stays if the device could not
+ * be removed, for a later deactivate.
+ */
+static int undo_record(const struct swt_record *r)
+{
+	char dev[32], why[600], *table = NULL;
+	int rc = 0;
+
+	if (!dm_devnum(r->name, dev, sizeof(dev)))
+		table = dm_try_table(r->name);
+	if (table && strcmp(dev, r->dev)) {
+		warnx("%s: not the device activate made (%s then, %s now): left as it is",
+		      r->name, r->dev, dev);
+		rc = EXIT_DEVICE;
+	} else if (table) {
+		rc = swapoff_remove(r->name);
+		if (rc) {
+			free(table);
+			return rc;
+		}
+	}
+	free(table);
+	if (swt_record_remove(SWT_RUN_DIR, r->name, why, sizeof(why))) {
+		warnx("%s", why);
+		rc = EXIT_DEVICE;
+	}
+	return rc;
+}
+
+/* A device of the file with no record: removed if it is dm-swaptier. */
+static int undo_conf(const char *name)
+{
+	return is_swaptier(name) ? swapoff_remove(name) : 0;
+}
+
+/* Is there a record of @name among the @n of @recs? */
+static bool recorded(const struct swt_record *recs, size_t n,
+		     const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (!strcmp(recs[k].name, name))
+			return true;
+	return false;
+}
+
+static int cmd_deactivate(int argc, char **argv)
+{
+	char why[600], rwhy[600];
+	const char *file, *only;
+	struct swt_record *recs;
+	struct swt_conf c;
+	bool conf_ok;
+	size_t n, k;
+	int i, rc = 0;
+
+	conf_args("deactivate", argc, argv, &file, &only);
+	conf_ok = !load_conf(file, &c, why, sizeof(why));
+	if (swt_record_list(SWT_RUN_DIR, &recs, &n, rwhy, sizeof(rwhy))) {
+		warnx("%s", rwhy);
+		rc = EXIT_DEVICE;
+	}
+	if (only) {
+		for (k = 0; k < n; k++)
+			if (!strcmp(recs[k].name, only))
+				break;
+		if (k < n) {
+			if (undo_record(&recs[k]))
+				rc = EXIT_DEVICE;
+			free(recs);
+			return rc;
+		}
+		free(recs);
+		if (!conf_ok)
+			errx(EXIT_USAGE, "%s", why);
+		if (!conf_dev(&c, only))
+			errx(EXIT_USAGE, "deactivate: no [%s] in %s, and no record of it",
+			     only, file);
+		return undo_conf(only) ? EXIT_DEVICE : rc;
+	}
+	if (!conf_ok)
+		warnx("%s: undoing what activate recorded only", why);
+	/* the latest made first: a later device may stand on an earlier one */
+	for (k = 0; k < n; k++)
+		if (undo_record(&recs[k]))
+			rc = EXIT_DEVICE;
+	/* then the devices of the file with no record, last first */
+	for (i = conf_ok ? (int)c.ndevs - 1 : -1; i >= 0; i--)
+		if (!recorded(recs, n, c.dev[i].name) &&
+		    undo_conf(c.dev[i].name))
+			rc = EXIT_DEVICE;
+	free(recs);
+	return rc ? rc : conf_ok ? 0 : EXIT_USAGE;
 }
 
 int main(int argc, char **argv)

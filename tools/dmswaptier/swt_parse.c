@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -539,4 +540,158 @@ int swt_table_line(char *buf, size_t len, int ntiers, char *const *tiers,
 		n = snprintf(buf + off, len - off, " %d%s", nopt, opt);
 	}
 	return n >= 0 && (size_t)n < len - off ? 0 : -1;
+}
+
+/*----------------------------------------------------------------*/
+/* create's size and options */
+
+int swt_parse_size(const char *s, u64 *bytes)
+{
+	unsigned int shift = 0;
+	u64 v;
+	char *end;
+
+	if (*s < '0' || *s > '9')	/* strtoull takes spaces and signs */
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	if (*end == 'K' || *end == 'k')
+		shift = 10;
+	else if (*end == 'M' || *end == 'm')
+		shift = 20;
+	else if (*end == 'G' || *end == 'g')
+		shift = 30;
+	if (shift)
+		end++;
+	if (*end || v > UINT64_MAX >> shift)
+		return -1;
+	v <<= shift;
+	if (!v || v % SWT_BLOCK_SIZE)
+		return -1;
+	*bytes = v;
+	return 0;
+}
+
+int swt_table_opt(char *opt, size_t len, const char *arg, u64 *reserve)
+{
+	const char *eq = strchr(arg, '=');
+	size_t l = strlen(opt);
+
+	if (!eq) {
+		if ((size_t)snprintf(opt + l, len - l, " %s", arg) >= len - l)
+			return -1;
+		return 1;
+	}
+	if ((size_t)snprintf(opt + l, len - l, " %.*s %s", (int)(eq - arg),
+			     arg, eq + 1) >= len - l)
+		return -1;
+	if (!strncmp(arg, "reserve_blocks=", 15))
+		*reserve = strtoull(eq + 1, NULL, 10);
+	return 2;
+}
+
+static const struct swt_knob_desc opt_knobs[SWT_NR_KNOBS] = SWT_KNOB_DESCS;
+
+/* The options that are not tunables, after them in swt_opt_check.seen. */
+enum { OPT_DISCARD = SWT_NR_KNOBS, OPT_FRONTIER, OPT_RESERVE };
+
+void swt_opt_check_init(struct swt_opt_check *oc)
+{
+	unsigned int k;
+
+	memset(oc, 0, sizeof(*oc));
+	for (k = 0; k < SWT_NR_KNOBS; k++)
+		oc->knob[k] = opt_knobs[k].def;
+}
+
+/* @v (digits alone) in @min..@max, or -1 with the reason in @err. */
+static int opt_range(const char *name, const char *v, unsigned int min,
+		     unsigned int max, unsigned int *val, char *err,
+		     size_t errlen)
+{
+	u64 n;
+
+	if (swt_parse_num(v, max, &n) || n < min)
+		return fail(err, errlen, "%s: '%s' is not a number from %u to %u",
+			    name, v, min, max);
+	*val = (unsigned int)n;
+	return 0;
+}
+
+int swt_check_option(struct swt_opt_check *oc, const char *arg, char *err,
+		     size_t errlen)
+{
+	const char *eq = strchr(arg, '='), *v = eq ? eq + 1 : NULL;
+	size_t nlen = eq ? (size_t)(eq - arg) : strlen(arg);
+	unsigned int which, val;
+	char name[32];
+
+	if (!nlen || nlen >= sizeof(name))
+		return fail(err, errlen, "'%s' is not an option (KEY=VALUE or FLAG)",
+			    arg);
+	memcpy(name, arg, nlen);
+	name[nlen] = 0;
+	/* the target compares names in any case, as here */
+	for (which = 0; which < SWT_NR_KNOBS; which++)
+		if (!strcasecmp(name, opt_knobs[which].name))
+			break;
+	if (which == SWT_NR_KNOBS) {
+		if (!strcasecmp(name, "discard_passdown"))
+			which = OPT_DISCARD;
+		else if (!strcasecmp(name, "frontier_blocks"))
+			which = OPT_FRONTIER;
+		else if (!strcasecmp(name, "reserve_blocks"))
+			which = OPT_RESERVE;
+		else
+			return fail(err, errlen,
+				    "unknown option '%s' (discard_passdown, frontier_blocks, reserve_blocks or a tunable of dmswaptier set --help)",
+				    name);
+	}
+	if (oc->seen & (1UL << which))
+		return fail(err, errlen, "option %s given twice", name);
+	oc->seen |= 1UL << which;
+	if (which == OPT_DISCARD) {
+		if (v)
+			return fail(err, errlen, "%s takes no value", name);
+		oc->words++;
+		return 0;
+	}
+	if (!v || !*v)
+		return fail(err, errlen, "%s needs a value (%s=VALUE)", name,
+			    name);
+	oc->words += 2;
+	if (which == OPT_FRONTIER)
+		return opt_range(name, v, SWT_FRONTIER_MIN, SWT_FRONTIER_MAX,
+				 &val, err, errlen);
+	if (which == OPT_RESERVE)
+		return opt_range(name, v, SWT_RESERVE_MIN, SWT_MAX_BLOCKS,
+				 &val, err, errlen);
+	if (opt_knobs[which].onoff) {
+		if (!strcasecmp(v, "on"))
+			oc->knob[which] = 1;
+		else if (!strcasecmp(v, "off"))
+			oc->knob[which] = 0;
+		else
+			return fail(err, errlen, "%s: on or off, not '%s'",
+				    name, v);
+		return 0;
+	}
+	return opt_range(name, v, opt_knobs[which].min, opt_knobs[which].max,
+			 &oc->knob[which], err, errlen);
+}
+
+int swt_check_options_done(const struct swt_opt_check *oc, char *err,
+			   size_t errlen)
+{
+	if (oc->words > 32)
+		return fail(err, errlen,
+			    "%u table words of options, the target takes at most 32",
+			    oc->words);
+	if (oc->knob[SWT_K_LOW_WM] >= oc->knob[SWT_K_HIGH_WM])
+		return fail(err, errlen,
+			    "low_watermark (%u) must be below high_watermark (%u)",
+			    oc->knob[SWT_K_LOW_WM], oc->knob[SWT_K_HIGH_WM]);
+	return 0;
 }

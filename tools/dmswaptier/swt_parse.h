@@ -120,6 +120,46 @@ int swt_parse_num(const char *s, u64 max, u64 *v);
 int swt_table_line(char *buf, size_t len, int ntiers, char *const *tiers,
 		   int nopt, const char *opt);
 
+/* The room create gives the table line and its optional arguments. */
+#define SWT_TABLE_LINE_LEN	4096
+#define SWT_TABLE_OPT_LEN	1024
+
+/*
+ * A size as create --size takes it: decimal digits, then K, M or G (any
+ * case); a positive multiple of SWT_BLOCK_SIZE whose byte count fits in
+ * 64 bits. Returns 0 with the bytes in *bytes, or -1.
+ */
+int swt_parse_size(const char *s, u64 *bytes);
+
+/*
+ * A create --option argument, KEY=VALUE or FLAG, appended to @opt (@len
+ * bytes) as table words, each after a blank ("KEY VALUE" or "FLAG").
+ * Returns how many words it added (1 or 2), or -1 if they do not fit.
+ * The value of reserve_blocks, if that is the key, goes to *reserve.
+ */
+int swt_table_opt(char *opt, size_t len, const char *arg, u64 *reserve);
+
+/*
+ * The optional arguments of one table, checked one by one as the target
+ * will check them (dm-swaptier-abi.h): swt_opt_check_init(), then
+ * swt_check_option() for each KEY=VALUE or FLAG (discard_passdown,
+ * frontier_blocks=N, reserve_blocks=N or a tunable: a known name, its
+ * value in range, given once), then swt_check_options_done() for what
+ * they say together (at most 32 table words, low_watermark below
+ * high_watermark). Each returns 0, or -1 with a sentence in @err.
+ */
+struct swt_opt_check {
+	unsigned long seen;		/* bit per name: given already */
+	unsigned int words;		/* table words so far */
+	unsigned int knob[SWT_NR_KNOBS];
+};
+
+void swt_opt_check_init(struct swt_opt_check *oc);
+int swt_check_option(struct swt_opt_check *oc, const char *arg, char *err,
+		     size_t errlen);
+int swt_check_options_done(const struct swt_opt_check *oc, char *err,
+			   size_t errlen);
+
 /* blkparse analysis: requests queued, merged and dispatched per direction. */
 #define SWT_HIST_BUCKETS 10	/* 4K, 8K, ... 2M+ (powers of two) */
 
