@@ -27,6 +27,8 @@
 #define SWT_PLAN_RUN_BUDGET	(16U * SWT_PLAN_BUDGET)
 /* Heats halved per lock hold while aging. */
 #define SWT_AGE_CHUNK		16384U
+/* After a failed copy, no new copy starts for this long. */
+#define SWT_MIG_ERR_PAUSE	HZ
 
 /* One copy between tiers, in flight or free. */
 struct swt_mig {
@@ -44,6 +46,8 @@ struct swt_mig_engine {
 	bool kicked;			/* a write queued the worker */
 	unsigned long last_io;		/* jiffies of the last user I/O (racy) */
 	unsigned long next_age;		/* jiffies of the next aging (racy) */
+	bool paused;			/* a copy failed: start none ... */
+	unsigned long paused_until;	/* ... until then (jiffies) */
 	u32 age_cursor;			/* aging in progress: next block */
 	wait_queue_head_t wait;		/* copies finishing */
 	struct dm_kcopyd_client *kc;
@@ -66,6 +70,12 @@ static void swt_mig_done(int read_err, unsigned long write_err, void *context)
 	spin_lock_irqsave(&pool->lock, flags);
 	if (read_err || write_err) {
 		swt_map_abort(&pool->map, plan->dst, plan->len);
+		/*
+		 * A tier that fails (a server gone) fails the next copies at
+		 * once too: pause instead of planning them in a tight loop.
+		 */
+		e->paused = true;
+		e->paused_until = jiffies + SWT_MIG_ERR_PAUSE;
 		pool->map.st.mig_errors++;
 		if (read_err)
 			pool->map.st.tier[plan->from].errors++;
@@ -163,12 +173,22 @@ static void swt_mig_worker(struct work_struct *work)
 	unsigned long delay = HZ;
 	u32 scanned = 0, len;
 	struct swt_mig *mig;
+	long pause;
 	unsigned int slot;
 	bool idle;
 
 	if (READ_ONCE(e->stopped))
 		return;
 	swt_mig_age(pool);
+	spin_lock_irq(&pool->lock);
+	pause = e->paused ? (long)(e->paused_until - jiffies) : 0;
+	if (pause <= 0)
+		e->paused = false;
+	spin_unlock_irq(&pool->lock);
+	if (pause > 0) {
+		queue_delayed_work(e->wq, &e->work, pause);
+		return;
+	}
 
 	while (scanned < SWT_PLAN_RUN_BUDGET) {
 		spin_lock_irq(&pool->lock);
