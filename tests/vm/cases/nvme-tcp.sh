@@ -96,33 +96,35 @@ mkdir -p "$cg" && echo 48M >"$cg/memory.max" || die "cannot make $cg"
 swt_create nt "$(swt_max_len "$A" "$N")" "$A" "$N" -- discard_passdown || die "cannot create over $N"
 mkswap -q /dev/mapper/nt >/dev/null || die "mkswap"
 swapon --discard /dev/mapper/nt || die "swapon"
-# 2 x 64 MiB in 48 MiB: about 80 MiB swapped out, more than tier 0 holds
-(echo "$BASHPID" >"$cg/cgroup.procs" && exec "$SWT_TOP/build/bin/memhog" 2 64 1) >/tmp/nt-hog.log 2>&1
+# 3 x 64 MiB in 48 MiB: about 140 MiB swapped out, more than tier 0 holds
+(echo "$BASHPID" >"$cg/cgroup.procs" && exec "$SWT_TOP/build/bin/memhog" 3 64 1) >/tmp/nt-hog.log 2>&1
 check swap-verified test $? = 0
 sed 's/^/# /' /tmp/nt-hog.log | tail -n 1
-check swap-swapped-out test "$(swt_stat nt write_allocs)" -gt 16384
+check swap-swapped-out test "$(swt_stat nt write_allocs)" -gt 20000
 check swap-tier1-written test "$(swt_tier_stat nt 1 writes)" -gt 0
 check swap-no-errors test "$(swt_tier_stat nt 0 errors)$(swt_tier_stat nt 1 errors)" = 00
 swapoff /dev/mapper/nt || die "swapoff"
 check swap-map-consistent swt_check_map nt
 
-# --- 2. evacuate the network tier, then disconnect it
-blkdiscard -f /dev/mapper/nt || die "blkdiscard"
+# --- 2. evacuate the network tier, then disconnect it. Evacuation needs
+# the other tiers to hold the whole device: one no larger than disk A
+dmsetup remove nt || die "cannot remove nt"
+el=$(($(dev_blocks "$A") - 1024))
+swt_create nt $((el * 8)) "$A" "$N" || die "cannot create the evacuable device"
 t0=$(swt_tier_stat nt 0 blocks)
 head -c $(((t0 + 1024) * 4096)) /dev/urandom >/tmp/nt.data
-dd if=/tmp/nt.data of=/dev/mapper/nt bs=1M oflag=direct status=none || die "write"
-check evac/on-tier1 test "$(swt_tier_stat nt 1 mapped)" -ge 1024
-# room on tier 0 for what tier 1 holds (the 1024 blocks written there and
-# what demotion moved down meanwhile)
-h=$((t0 / 2))
-blkdiscard -f -o 0 -l $((h * 4096)) /dev/mapper/nt || die "blkdiscard $h blocks"
+dd if=/tmp/nt.data of=/dev/mapper/nt bs=1M count=$((el / 256)) oflag=direct status=none || die "write"
+# demotion takes blocks down to the network tier
+dmsetup message nt 0 set high_watermark 60 && dmsetup message nt 0 set low_watermark 50 &&
+	dmsetup message nt 0 set demote_heat 255 || die "cannot start demotion"
+check evac/on-tier1 poll '[ "$(swt_tier_stat nt 1 mapped)" -ge 1024 ]' 120
 check evac/start dmsetup message nt 0 evacuate 1
 check evac/done poll '[ "$(swt_stat nt evacuate_left)" = 0 ] && [ "$(swt_stat nt tier_state)" = -X ]' 120
 check evac/tier1-empty test "$(swt_tier_stat nt 1 mapped)" = 0
 echo 1 >"/sys/class/nvme/$CTRL/delete_controller" || die "cannot disconnect"
 check evac/disconnected poll "[ ! -e /sys/class/nvme/$CTRL ]" 20
-dd if=/dev/mapper/nt of=/tmp/nt.back bs=4k skip=$h count=$((t0 + 1024 - h)) iflag=direct status=none
-check evac/reads-back cmp -s /tmp/nt.back <(tail -c +$((h * 4096 + 1)) /tmp/nt.data)
+dd if=/dev/mapper/nt of=/tmp/nt.back bs=1M count=$((el / 256)) iflag=direct status=none
+check evac/reads-back cmp -s /tmp/nt.back <(head -c $((el / 256 * 1048576)) /tmp/nt.data)
 check evac/no-errors test "$(swt_tier_stat nt 1 errors)" = 0
 check evac/remove timeout 60 dmsetup remove nt
 
