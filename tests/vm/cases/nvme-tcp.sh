@@ -40,7 +40,7 @@ cleanup() {
 	done
 	rm -f "$port/subsystems/$nqn" 2>/dev/null
 	rmdir "$port" "$sub/namespaces/1" "$sub" "$cg" 2>/dev/null
-	rm -f /tmp/nt.data /tmp/nt.back /tmp/nd.back
+	rm -f /tmp/nt.data /tmp/nt-hog.log /tmp/nd-reader /tmp/nd-reading
 }
 trap cleanup EXIT
 trap 'exit 143' TERM INT
@@ -100,6 +100,8 @@ swapon --discard /dev/mapper/nt || die "swapon"
 (echo "$BASHPID" >"$cg/cgroup.procs" && exec "$SWT_TOP/build/bin/memhog" 3 64 1) >/tmp/nt-hog.log 2>&1
 check swap-verified test $? = 0
 sed 's/^/# /' /tmp/nt-hog.log | tail -n 1
+dmsetup message nt 0 stats | sed 's/^/# stats: /'
+echo "# cgroup: $(grep -E '^(pswpout|pswpin) ' "$cg/memory.stat" 2>/dev/null | tr '\n' ' ') swap peak $(cat "$cg/memory.swap.peak" 2>/dev/null)"
 check swap-swapped-out test "$(swt_stat nt write_allocs)" -gt 20000
 check swap-tier1-written test "$(swt_tier_stat nt 1 writes)" -gt 0
 check swap-no-errors test "$(swt_tier_stat nt 0 errors)$(swt_tier_stat nt 1 errors)" = 00
@@ -123,8 +125,9 @@ check evac/done poll '[ "$(swt_stat nt evacuate_left)" = 0 ] && [ "$(swt_stat nt
 check evac/tier1-empty test "$(swt_tier_stat nt 1 mapped)" = 0
 echo 1 >"/sys/class/nvme/$CTRL/delete_controller" || die "cannot disconnect"
 check evac/disconnected poll "[ ! -e /sys/class/nvme/$CTRL ]" 20
-dd if=/dev/mapper/nt of=/tmp/nt.back bs=1M count=$((el / 256)) iflag=direct status=none
-check evac/reads-back cmp -s /tmp/nt.back <(head -c $((el / 256 * 1048576)) /tmp/nt.data)
+# (compared without a copy: /tmp is a small tmpfs)
+check evac/reads-back cmp -s <(dd if=/dev/mapper/nt bs=1M count=$((el / 256)) iflag=direct status=none) \
+	<(head -c $((el / 256 * 1048576)) /tmp/nt.data)
 check evac/no-errors test "$(swt_tier_stat nt 1 errors)" = 0
 check evac/remove timeout 60 dmsetup remove nt
 
@@ -160,8 +163,8 @@ check death/read-eio eio dd if=/dev/mapper/nd of=/dev/null bs=4k skip="$t0" coun
 check death/write-eio eio dd if=/dev/zero of=/dev/mapper/nd bs=4k seek="$t0" count=1 oflag=direct status=none
 check death/by-failfast bash -c "dmesg | tail -n +$((DMESG_MARK + 1)) | grep -q 'failfast expired'"
 check death/controller-kept test -e "/sys/class/nvme/$CTRL"
-dd if=/dev/mapper/nd of=/tmp/nd.back bs=1M count=$((t0 / 256)) iflag=direct status=none
-check death/tier0-intact cmp -s /tmp/nd.back <(head -c $((t0 * 4096)) /tmp/nt.data)
+check death/tier0-intact cmp -s <(dd if=/dev/mapper/nd bs=4k count="$t0" iflag=direct status=none) \
+	<(head -c $((t0 * 4096)) /tmp/nt.data)
 check death/errors-counted test "$(swt_tier_stat nd 1 errors)" -ge 1
 check death/tier0-no-errors test "$(swt_tier_stat nd 0 errors)" = 0
 check death/map-consistent swt_check_map nd
@@ -184,7 +187,7 @@ dmsetup message nd 0 migration off || die "migration off"
 # the server comes back: the host reconnects and the tier's blocks read
 open_port || die "cannot reopen the nvmet port"
 check back/reads poll "dd if=/dev/mapper/nd of=/dev/null bs=4k skip=$t0 count=1 iflag=direct status=none 2>/dev/null" 60
-dd if=/dev/mapper/nd of=/tmp/nd.back bs=4k skip="$t0" count=1024 iflag=direct status=none
-check back/tier1-intact cmp -s /tmp/nd.back <(tail -c +$((t0 * 4096 + 1)) /tmp/nt.data)
+check back/tier1-intact cmp -s <(dd if=/dev/mapper/nd bs=4k skip="$t0" count=1024 iflag=direct status=none) \
+	<(tail -c +$((t0 * 4096 + 1)) /tmp/nt.data)
 check back/map-consistent swt_check_map nd
 check death/remove timeout 60 dmsetup remove nd
