@@ -162,13 +162,16 @@ static void test_mistakes(void)
 	EXPECT_EQ(strlen(err), 3);
 }
 
-/* the names dmsetup takes: any of letters, digits, - _ . + but '-' first */
+/*
+ * the names dmsetup takes: any of letters, digits, - _ . + but '-' or '.'
+ * first (a record's file under /run/dmswaptier is named by it)
+ */
 static void test_names(void)
 {
 	char text[400], name[130];
 
 	EXPECT_EQ(swt_conf_parse("n.conf", "[a-b_c.d+e]\ntiers = /x\n[0-]\ntiers = /y\n"
-				 "[.x]\ntiers = /z\n[controller]\ntiers = /w\n",
+				 "[x.]\ntiers = /z\n[controller]\ntiers = /w\n",
 				 &c, err, sizeof(err)), 0);
 	EXPECT_EQ(c.ndevs, 4);
 	EXPECT(!strcmp(c.dev[0].name, "a-b_c.d+e"));
@@ -181,6 +184,15 @@ static void test_names(void)
 	snprintf(text, sizeof(text), "[%s]\ntiers = /x\n", name);
 	EXPECT_EQ(swt_conf_parse("n.conf", text, &c, err, sizeof(err)), -1);
 	expect_err("n.conf:1: 'nnnn");
+	EXPECT_EQ(swt_conf_parse("n.conf", "[a]\ntiers = /x\n[.x]\ntiers = /z\n",
+				 &c, err, sizeof(err)), -1);
+	expect_err("n.conf:3: '.x' is not a device name");
+	EXPECT_EQ(swt_conf_parse("n.conf", "[..]\ntiers = /z\n", &c, err,
+				 sizeof(err)), -1);
+	expect_err("n.conf:1: '..' is not a device name");
+	EXPECT_EQ(swt_conf_parse("n.conf", "[.]\ntiers = /z\n", &c, err,
+				 sizeof(err)), -1);
+	expect_err("n.conf:1: '.' is not a device name");
 }
 
 /* the values create and swapon take, at the ends of their ranges */

@@ -47,14 +47,16 @@ static char *trim(char *s)
 /*
  * Names dmsetup accepts and that make a plain /dev/mapper path: letters,
  * digits, - _ . + (nothing libdevmapper would mangle), under 128 bytes
- * (DM_NAME_LEN), not . or .., not control (/dev/mapper/control is the
- * device-mapper's own node), and not starting with '-', which create and
- * remove would take for an option.
+ * (DM_NAME_LEN), not control (/dev/mapper/control is the device-mapper's
+ * own node), not starting with '-', which create and remove would take
+ * for an option, and not starting with '.' (so neither . nor ..): the
+ * record of a device under /run/dmswaptier is a file of its name, and a
+ * name starting with '.' is how a record being written is told apart.
  */
 static bool good_name(const char *s)
 {
-	if (!*s || strlen(s) >= 128 || !strcmp(s, ".") || !strcmp(s, "..") ||
-	    !strcmp(s, "control") || *s == '-')
+	if (!*s || strlen(s) >= 128 || !strcmp(s, "control") || *s == '-' ||
+	    *s == '.')
 		return false;
 	for (; *s; s++)
 		if (!isalnum((unsigned char)*s) && !strchr("-_.+", *s))
@@ -266,7 +268,7 @@ int swt_conf_parse(const char *file, const char *buf, struct swt_conf *c,
 			s = trim(s + 1);
 			if (!good_name(s))
 				return conf_error(&x, "'%s' is not a device name%s",
-						  s, " (letters, digits, - _ . + not first)");
+						  s, " (letters, digits, - _ . +, neither - nor . first)");
 			for (i = 0; i < c->ndevs; i++)
 				if (!strcmp(c->dev[i].name, s))
 					return conf_error(&x, "[%s] again (first at line %u)",
