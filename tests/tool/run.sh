@@ -128,6 +128,10 @@ expect_rc create-size-no-number 1 create x /dev/null --size G
 expect_rc create-size-largest 2 create x /dev/null --size 17179869183G
 expect_rc create-size-ok 2 create x /dev/null --size 4G
 expect_rc create-discard-without-swap 1 create x /dev/null --discard
+# a tier given as MAJOR:MINOR (as activate gives them) is sized by sysfs
+"$T" create x 4095:1048575 >/dev/null 2>"$out/err"
+check create-devnum-missing-rc test $? = 2
+check create-devnum-missing-msg grep -q "^dmswaptier: 4095:1048575: not a block device" "$out/err"
 expect_rc status-bad-watch 1 status --watch 0
 expect_rc status-two-names 1 status a b
 expect_rc remove-no-name 1 remove
@@ -204,6 +208,14 @@ printf '[a]\ntiers = /dev/a\npriority = 40000\n' >"$conf/prio.conf"
 expect_rc activate-priority-range 1 activate --config "$conf/prio.conf"
 printf '[a]\ntiers = /dev/a\noptions = demote_heat=300\n' >"$conf/opt.conf"
 expect_rc activate-option-range 1 activate --config "$conf/opt.conf"
+printf '[a]\ntiers = /dev/a /dev/b /dev/a\n' >"$conf/tier-twice.conf"
+"$T" activate --config "$conf/tier-twice.conf" >/dev/null 2>"$out/err"
+check activate-tier-twice-rc test $? = 1
+check activate-tier-twice-msg grep -q "tier-twice.conf:2: tiers: '/dev/a' given twice" "$out/err"
+printf '[.a]\ntiers = /dev/a\n' >"$conf/dot.conf"
+"$T" activate --config "$conf/dot.conf" >/dev/null 2>"$out/err"
+check activate-dot-name-rc test $? = 1
+check activate-dot-name-msg grep -q "dot.conf:1: '.a' is not a device name" "$out/err"
 printf '[a]\ntiers = /dev/a\n' >"$conf/a.conf"
 expect_rc activate-name-not-in-file 1 activate b --config "$conf/a.conf"
 # a tier that never appears: waited for (wait = 1), then skipped with

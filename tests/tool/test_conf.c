@@ -162,13 +162,16 @@ static void test_mistakes(void)
 	EXPECT_EQ(strlen(err), 3);
 }
 
-/* the names dmsetup takes: any of letters, digits, - _ . + but '-' first */
+/*
+ * the names dmsetup takes: any of letters, digits, - _ . + but '-' or '.'
+ * first (a record's file under /run/dmswaptier is named by it)
+ */
 static void test_names(void)
 {
 	char text[400], name[130];
 
 	EXPECT_EQ(swt_conf_parse("n.conf", "[a-b_c.d+e]\ntiers = /x\n[0-]\ntiers = /y\n"
-				 "[.x]\ntiers = /z\n[controller]\ntiers = /w\n",
+				 "[x.]\ntiers = /z\n[controller]\ntiers = /w\n",
 				 &c, err, sizeof(err)), 0);
 	EXPECT_EQ(c.ndevs, 4);
 	EXPECT(!strcmp(c.dev[0].name, "a-b_c.d+e"));
@@ -181,6 +184,68 @@ static void test_names(void)
 	snprintf(text, sizeof(text), "[%s]\ntiers = /x\n", name);
 	EXPECT_EQ(swt_conf_parse("n.conf", text, &c, err, sizeof(err)), -1);
 	expect_err("n.conf:1: 'nnnn");
+	EXPECT_EQ(swt_conf_parse("n.conf", "[a]\ntiers = /x\n[.x]\ntiers = /z\n",
+				 &c, err, sizeof(err)), -1);
+	expect_err("n.conf:3: '.x' is not a device name");
+	EXPECT_EQ(swt_conf_parse("n.conf", "[..]\ntiers = /z\n", &c, err,
+				 sizeof(err)), -1);
+	expect_err("n.conf:1: '..' is not a device name");
+	EXPECT_EQ(swt_conf_parse("n.conf", "[.]\ntiers = /z\n", &c, err,
+				 sizeof(err)), -1);
+	expect_err("n.conf:1: '.' is not a device name");
+}
+
+/*
+ * a tier path given twice in a section is a mistake; in two sections it
+ * is for activate to find (swt_tier_clash), as two paths of one device
+ * are; a path with a backslash (a by-partlabel link) is taken as it is
+ */
+static void test_tier_paths(void)
+{
+	EXPECT_EQ(swt_conf_parse("p.conf", "[a]\ntiers = /dev/x /dev/y /dev/x\n",
+				 &c, err, sizeof(err)), -1);
+	expect_err("p.conf:2: tiers: '/dev/x' given twice");
+	EXPECT_EQ(swt_conf_parse("p.conf", "[a]\ntiers = /dev/x\n[b]\ntiers = /dev/x\n",
+				 &c, err, sizeof(err)), 0);
+	EXPECT_EQ(swt_conf_parse("p.conf",
+				 "[a]\ntiers = /dev/disk/by-partlabel/Linux\\x20swap\n",
+				 &c, err, sizeof(err)), 0);
+	EXPECT(!strcmp(c.dev[0].tier[0], "/dev/disk/by-partlabel/Linux\\x20swap"));
+}
+
+/* tiers as activate resolved them: each device once in all the file */
+static void test_tier_clash(void)
+{
+	const struct swt_tier_use used[] = {
+		{ 259, 3, "swap0", "/dev/disk/by-id/nvme-A" },
+		{ 8, 18, "swap0", "/dev/disk/by-id/ata-B-part2" },
+	};
+	struct swt_tier_use t[3] = {
+		{ 8, 17, "swap1", "/dev/disk/by-id/ata-B-part1" },
+		{ 8, 33, "swap1", "/dev/disk/by-id/ata-C" },
+		{ 259, 4, "swap1", "/dev/disk/by-partlabel/Linux\\x20swap" },
+	};
+
+	/* none shared: 8:17 is not 8:18, 259:4 not 259:3 */
+	EXPECT_EQ(swt_tier_clash(used, 2, t, 3, err, sizeof(err)), 0);
+	EXPECT_EQ(swt_tier_clash(NULL, 0, t, 3, err, sizeof(err)), 0);
+	/* two paths of one device in the section */
+	t[2].major = 8;
+	t[2].minor = 17;
+	EXPECT_EQ(swt_tier_clash(NULL, 0, t, 3, err, sizeof(err)), 1);
+	expect_err("tiers /dev/disk/by-id/ata-B-part1 and /dev/disk/by-partlabel/Linux\\x20swap are one device (8:17)");
+	/* within the section first, then the earlier sections */
+	EXPECT_EQ(swt_tier_clash(used, 2, t, 3, err, sizeof(err)), 1);
+	/* a device an earlier section has, by another path */
+	t[2].major = 259;
+	t[2].minor = 3;
+	EXPECT_EQ(swt_tier_clash(used, 2, t, 3, err, sizeof(err)), 2);
+	expect_err("tier /dev/disk/by-partlabel/Linux\\x20swap is device 259:3, a tier of [swap0] already (as /dev/disk/by-id/nvme-A)");
+	t[0].minor = 18;
+	EXPECT_EQ(swt_tier_clash(used, 2, t, 1, err, sizeof(err)), 2);
+	expect_err("tier /dev/disk/by-id/ata-B-part1 is device 8:18, a tier of [swap0] already (as /dev/disk/by-id/ata-B-part2)");
+	/* the earlier sections only as far as @nused goes */
+	EXPECT_EQ(swt_tier_clash(used, 1, t, 1, err, sizeof(err)), 0);
 }
 
 /* the values create and swapon take, at the ends of their ranges */
@@ -216,7 +281,10 @@ static void test_values(void)
 	EXPECT(!c.dev[2].has_priority);
 }
 
-/* a table line create could not hold is found in the file */
+/*
+ * a table line create could not hold is found in the file; long tier
+ * paths are not what makes it long (activate gives create device numbers)
+ */
 static void test_long_table(void)
 {
 	static char text[12000];
@@ -228,10 +296,13 @@ static void test_long_table(void)
 	word[sizeof(word) - 1] = 0;
 	off = snprintf(text, sizeof(text), "[a]\ntiers =");
 	for (i = 0; i < 8; i++)
-		off += snprintf(text + off, sizeof(text) - off, " /%s", word);
+		off += snprintf(text + off, sizeof(text) - off, " /%c%s",
+				'a' + i, word);
+	EXPECT_EQ(swt_conf_parse("l.conf", text, &c, err, sizeof(err)), 0);
 	off += snprintf(text + off, sizeof(text) - off, "\n[b]\ntiers =");
 	for (i = 0; i < 8; i++)
-		off += snprintf(text + off, sizeof(text) - off, " /%s", word);
+		off += snprintf(text + off, sizeof(text) - off, " /%c%s",
+				'a' + i, word);
 	/* values with leading zeros are numbers, but long ones */
 	memset(word, '0', sizeof(word) - 1);
 	off += snprintf(text + off, sizeof(text) - off, "\noptions =");
@@ -253,6 +324,8 @@ int main(void)
 		{ "names", test_names },
 		{ "values", test_values },
 		{ "long_table", test_long_table },
+		{ "tier_paths", test_tier_paths },
+		{ "tier_clash", test_tier_clash },
 	};
 
 	return unit_run("conf", tests, sizeof(tests) / sizeof(tests[0]));

@@ -490,6 +490,31 @@ static void test_table_line(void)
 	free(longp);
 }
 
+/* reserve_blocks= is found in any case, as the target takes it */
+static void test_table_opt_reserve(void)
+{
+	static const char *const keys[] = {
+		"reserve_blocks=512", "RESERVE_BLOCKS=512", "Reserve_Blocks=512",
+	};
+	char opt[SWT_TABLE_OPT_LEN];
+	unsigned int i;
+	u64 reserve;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		opt[0] = 0;
+		reserve = 0;
+		EXPECT_EQ(swt_table_opt(opt, sizeof(opt), keys[i], &reserve), 2);
+		EXPECT_EQ(reserve, 512);
+	}
+	opt[0] = 0;
+	reserve = 0;
+	EXPECT_EQ(swt_table_opt(opt, sizeof(opt), "reserve_blocksx=512",
+				&reserve), 2);
+	EXPECT_EQ(reserve, 0);
+	EXPECT_EQ(swt_table_opt(opt, sizeof(opt), "DISCARD_PASSDOWN", &reserve), 1);
+	EXPECT_EQ(reserve, 0);
+}
+
 int main(void)
 {
 	static const struct unit_test tests[] = {
@@ -510,6 +535,7 @@ int main(void)
 		{ "stats_skip", test_stats_skip },
 		{ "parse_num", test_parse_num },
 		{ "table_line", test_table_line },
+		{ "table_opt_reserve", test_table_opt_reserve },
 	};
 
 	return unit_run("parse", tests, sizeof(tests) / sizeof(tests[0]));

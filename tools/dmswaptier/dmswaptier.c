@@ -10,6 +10,7 @@
 #include "swt_record.h"
 #include "swt_status.h"
 
+#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -396,11 +397,43 @@ void dev_name(const char *mm, char *buf, size_t len)
 	fclose(f);
 }
 
+/* "MAJOR:MINOR" alone: a tier given by device number (as activate does) */
+static bool is_devnum(const char *s)
+{
+	unsigned int maj, min;
+	int n = -1;
+
+	return strspn(s, "0123456789:") == strlen(s) &&
+	       sscanf(s, "%u:%u%n", &maj, &min, &n) == 2 && n == (int)strlen(s);
+}
+
+/* The size of device MAJOR:MINOR (@mm), from sysfs: no node is needed. */
+static u64 devnum_bytes(const char *mm)
+{
+	unsigned long long sectors;
+	char path[64];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%s/size", mm);
+	f = fopen(path, "re");
+	if (!f)
+		err(EXIT_DEVICE, "%s: not a block device", mm);
+	ok = fscanf(f, "%llu", &sectors) == 1;
+	fclose(f);
+	if (!ok)
+		errx(EXIT_DEVICE, "%s: cannot read its size (%s)", mm, path);
+	return (u64)sectors * 512;
+}
+
 static u64 dev_bytes(const char *path)
 {
 	u64 bytes = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd;
 
+	if (is_devnum(path))
+		return devnum_bytes(path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		err(EXIT_DEVICE, "%s: cannot open", path);
 	if (ioctl(fd, BLKGETSIZE64, &bytes))
@@ -1190,16 +1223,121 @@ static int wait_tiers(const struct swt_conf_dev *d, double start)
 }
 
 /*
- * What activate made of @d, from @file, in /run/dmswaptier/NAME for
- * deactivate; if that fails, deactivate goes by the file, as it says.
+ * A tier of a section resolved once, after its wait: the device its path
+ * named then, held open (so that its number cannot go to another disk)
+ * until create has it. Its signature is probed through @fd, and create
+ * gets "MAJOR:MINOR", never the path: udev may repoint a link meanwhile,
+ * and the kernel's splitting of the table line would take a backslash of
+ * a path (/dev/disk/by-partlabel/Linux\x20swap) for an escape.
  */
-static void record_dev(const struct swt_conf_dev *d, const char *file)
+struct act_tier {
+	int fd;
+	char mm[24];
+	struct swt_tier_use use;
+};
+
+static void close_tiers(struct act_tier *t, unsigned int n)
+{
+	while (n--)
+		close(t[n].fd);
+}
+
+/* Open and stat each tier of @d into @t: 0, or EXIT_DEVICE said why. */
+static int resolve_tiers(const struct swt_conf_dev *d, struct act_tier *t)
+{
+	unsigned int i;
+	struct stat s;
+
+	for (i = 0; i < d->ntiers; i++) {
+		t[i].fd = open(d->tier[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (t[i].fd < 0) {
+			warn("%s: tier %s: not activated", d->name, d->tier[i]);
+			close_tiers(t, i);
+			return EXIT_DEVICE;
+		}
+		if (fstat(t[i].fd, &s) || !S_ISBLK(s.st_mode)) {
+			warnx("%s: tier %s is not a block device: not activated",
+			      d->name, d->tier[i]);
+			close_tiers(t, i + 1);
+			return EXIT_DEVICE;
+		}
+		t[i].use.major = major(s.st_rdev);
+		t[i].use.minor = minor(s.st_rdev);
+		t[i].use.name = d->name;
+		t[i].use.path = d->tier[i];
+		snprintf(t[i].mm, sizeof(t[i].mm), "%u:%u", t[i].use.major,
+			 t[i].use.minor);
+	}
+	return 0;
+}
+
+/*
+ * Is tier @t of @d free for it? Not when a device stands on it
+ * (/sys/dev/block/MAJ:MIN/holders: a dm or md device, which would share
+ * it) other than @d's own, nor when anything holds it exclusively (a
+ * mount, a swap area of its own, a device): 0, or EXIT_DEVICE said why.
+ * activate leaves an existing device of @d's name before it comes here,
+ * so @d's own is never a holder today; it would be one on a second try
+ * at a device it made, which must keep working.
+ */
+static int tier_free(const struct swt_conf_dev *d, const char *path,
+		     const struct act_tier *t)
+{
+	char dir[64], p[128], hname[128];
+	struct dirent *e;
+	FILE *f;
+	DIR *h;
+	int fd;
+
+	snprintf(dir, sizeof(dir), "/sys/dev/block/%s/holders", t->mm);
+	h = opendir(dir);
+	while (h && (e = readdir(h))) {
+		if (e->d_name[0] == '.')
+			continue;
+		hname[0] = 0;
+		snprintf(p, sizeof(p), "%s/%.40s/dm/name", dir, e->d_name);
+		f = fopen(p, "re");
+		if (f) {
+			if (!fgets(hname, sizeof(hname), f))
+				hname[0] = 0;
+			hname[strcspn(hname, "\n")] = 0;
+			fclose(f);
+		}
+		if (hname[0] && !strcmp(hname, d->name))
+			continue;
+		warnx("%s: tier %s (%s) is in use by %s%s%s%s: not activated",
+		      d->name, path, t->mm, e->d_name, hname[0] ? " (" : "",
+		      hname, hname[0] ? ")" : "");
+		closedir(h);
+		return EXIT_DEVICE;
+	}
+	if (h)
+		closedir(h);
+	/* the same device as t->fd, whatever its path says by now */
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", t->fd);
+	fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_EXCL);
+	if (fd < 0 && errno == EBUSY) {
+		warnx("%s: tier %s (%s) is in use (mounted, swap, a device's): not activated",
+		      d->name, path, t->mm);
+		return EXIT_DEVICE;
+	}
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+/*
+ * What activate made of @d, from @file, with its tiers as resolved (@t),
+ * in /run/dmswaptier/NAME for deactivate; if that fails, deactivate goes
+ * by the file, as it says.
+ */
+static void record_dev(const struct swt_conf_dev *d, const char *file,
+		       const struct act_tier *t)
 {
 	struct swt_record *r = calloc(1, sizeof(*r));
 	char why[600], *table, *real;
 	struct timespec ts;
 	unsigned int i;
-	struct stat s;
 
 	if (!r) {
 		warnx("%s: out of memory for its record", d->name);
@@ -1214,11 +1352,7 @@ static void record_dev(const struct swt_conf_dev *d, const char *file)
 	r->ntiers = d->ntiers;
 	for (i = 0; i < d->ntiers; i++) {
 		snprintf(r->tier[i], sizeof(r->tier[i]), "%s", d->tier[i]);
-		if (!stat(d->tier[i], &s))
-			snprintf(r->tier_dev[i], sizeof(r->tier_dev[i]),
-				 "%u:%u", major(s.st_rdev), minor(s.st_rdev));
-		else
-			snprintf(r->tier_dev[i], sizeof(r->tier_dev[i]), "-");
+		snprintf(r->tier_dev[i], sizeof(r->tier_dev[i]), "%s", t[i].mm);
 	}
 	table = dm_try_table(d->name);
 	snprintf(r->table, sizeof(r->table), "%s", table ? table : "");
@@ -1233,27 +1367,38 @@ static void record_dev(const struct swt_conf_dev *d, const char *file)
 	free(r);
 }
 
-static int activate_one(const struct swt_conf_dev *d, double start,
-			const char *file)
+/* The tiers the sections activated so far resolved to: none twice. */
+struct act_used {
+	unsigned int n;
+	struct swt_tier_use use[SWT_CONF_MAX_DEVS * SWT_MAX_TIERS];
+};
+
+/*
+ * @d's tiers, resolved (@t), checked: each device once in @d and not one
+ * an earlier section resolved (@used, to which @d's are added), free, and
+ * holding no data unless force. 0, or EXIT_DEVICE said why.
+ */
+static int check_tiers(const struct swt_conf_dev *d, struct act_tier *t,
+		       struct act_used *used)
 {
-	char *av[2 * SWT_CONF_MAX_OPTS + SWT_MAX_TIERS + 12], prio[16] = "";
+	struct swt_tier_use mine[SWT_MAX_TIERS];
 	char why[600], what[128];
 	unsigned int i;
-	int n = 0, rc;
 
-	if (is_swaptier(d->name)) {
-		if (!is_swap(d->name)) {
-			warnx("%s: exists but is not an active swap area: left as it is",
-			      d->name);
-			return EXIT_DEVICE;
-		}
-		return 0;	/* active already */
+	for (i = 0; i < d->ntiers; i++)
+		mine[i] = t[i].use;
+	if (swt_tier_clash(used->use, used->n, mine, d->ntiers, why,
+			   sizeof(why))) {
+		warnx("%s: %s: not activated", d->name, why);
+		return EXIT_DEVICE;
 	}
-	rc = wait_tiers(d, start);
-	if (rc)
-		return rc;
+	for (i = 0; i < d->ntiers; i++)
+		used->use[used->n++] = mine[i];
+	for (i = 0; i < d->ntiers; i++)
+		if (tier_free(d, d->tier[i], &t[i]))
+			return EXIT_DEVICE;
 	for (i = 0; i < d->ntiers && !d->force; i++) {
-		switch (swt_tier_signature(d->tier[i], what, sizeof(what))) {
+		switch (swt_tier_signature_fd(t[i].fd, what, sizeof(what))) {
 		case 0:
 			continue;
 		case 1:
@@ -1266,10 +1411,40 @@ static int activate_one(const struct swt_conf_dev *d, double start,
 			return EXIT_DEVICE;
 		}
 	}
+	return 0;
+}
+
+static int activate_one(const struct swt_conf_dev *d, double start,
+			const char *file, struct act_used *used)
+{
+	char *av[2 * SWT_CONF_MAX_OPTS + SWT_MAX_TIERS + 12], prio[16] = "";
+	struct act_tier t[SWT_MAX_TIERS];
+	unsigned int i;
+	char why[600];
+	int n = 0, rc;
+
+	if (is_swaptier(d->name)) {
+		if (!is_swap(d->name)) {
+			warnx("%s: exists but is not an active swap area: left as it is",
+			      d->name);
+			return EXIT_DEVICE;
+		}
+		return 0;	/* active already */
+	}
+	rc = wait_tiers(d, start);
+	if (!rc)
+		rc = resolve_tiers(d, t);
+	if (rc)
+		return rc;
+	rc = check_tiers(d, t, used);
+	if (rc) {
+		close_tiers(t, d->ntiers);
+		return rc;
+	}
 	av[n++] = "create";
 	av[n++] = (char *)d->name;
 	for (i = 0; i < d->ntiers; i++)
-		av[n++] = (char *)d->tier[i];
+		av[n++] = t[i].mm;
 	if (d->size[0]) {
 		av[n++] = "--size";
 		av[n++] = (char *)d->size;
@@ -1280,9 +1455,10 @@ static int activate_one(const struct swt_conf_dev *d, double start,
 	}
 	av[n] = NULL;
 	rc = run_cmd(cmd_create, n, av);
+	close_tiers(t, d->ntiers);
 	if (rc)
 		return rc;	/* create said why */
-	record_dev(d, file);
+	record_dev(d, file, t);
 	if (d->has_priority && d->priority >= 0)
 		snprintf(prio, sizeof(prio), "%d", d->priority);
 	if (!try_make_swap(d->name, d->discard, prio[0] ? prio : NULL))
@@ -1304,6 +1480,7 @@ static int activate_one(const struct swt_conf_dev *d, double start,
 static int cmd_activate(int argc, char **argv)
 {
 	static char *const mp[] = { "modprobe", "dm-swaptier", NULL };
+	static struct act_used used;
 	double start = now_sec();
 	const char *file, *only;
 	struct swt_conf c;
@@ -1326,7 +1503,7 @@ static int cmd_activate(int argc, char **argv)
 		warnx("modprobe dm-swaptier failed (is the module installed?)");
 	for (i = 0; i < c.ndevs; i++)
 		if ((!only || !strcmp(only, c.dev[i].name)) &&
-		    activate_one(&c.dev[i], start, file))
+		    activate_one(&c.dev[i], start, file, &used))
 			rc = EXIT_DEVICE;
 	return rc;
 }

@@ -7,20 +7,37 @@
 
 #include <blkid.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 int swt_tier_signature(const char *path, char *what, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int ret;
+
+	if (fd < 0) {
+		snprintf(what, len, "cannot probe it: %s", strerror(errno));
+		return -1;
+	}
+	ret = swt_tier_signature_fd(fd, what, len);
+	close(fd);
+	return ret;
+}
+
+int swt_tier_signature_fd(int fd, char *what, size_t len)
 {
 	const char *type = NULL, *pttype = NULL;
 	blkid_probe pr;
 	int rc, ret;
 
 	errno = 0;
-	pr = blkid_new_probe_from_filename(path);
-	if (!pr) {
+	pr = blkid_new_probe();
+	if (!pr || blkid_probe_set_device(pr, fd, 0, 0)) {
 		snprintf(what, len, "cannot probe it: %s",
 			 strerror(errno ? errno : EIO));
+		blkid_free_probe(pr);
 		return -1;
 	}
 	if (blkid_probe_enable_superblocks(pr, 1) ||

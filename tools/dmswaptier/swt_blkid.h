@@ -19,5 +19,7 @@
  * the reason in @what.
  */
 int swt_tier_signature(const char *path, char *what, size_t len);
+/* The same of the device open as @fd (activate's: resolved once). */
+int swt_tier_signature_fd(int fd, char *what, size_t len);
 
 #endif

@@ -47,14 +47,18 @@ static char *trim(char *s)
 /*
  * Names dmsetup accepts and that make a plain /dev/mapper path: letters,
  * digits, - _ . + (nothing libdevmapper would mangle), under 128 bytes
- * (DM_NAME_LEN), not . or .., not control (/dev/mapper/control is the
- * device-mapper's own node), and not starting with '-', which create and
- * remove would take for an option.
+ * (DM_NAME_LEN), not control (/dev/mapper/control is the device-mapper's
+ * own node), not starting with '-', which create and remove would take
+ * for an option, and not starting with '.' (so neither . nor ..): the
+ * record of a device under /run/dmswaptier is a file of its name, and a
+ * name starting with '.' is how a record being written is told apart.
  */
+#define NAME_RULE	" (letters, digits, - _ . +, neither - nor . first)"
+
 static bool good_name(const char *s)
 {
-	if (!*s || strlen(s) >= 128 || !strcmp(s, ".") || !strcmp(s, "..") ||
-	    !strcmp(s, "control") || *s == '-')
+	if (!*s || strlen(s) >= 128 || !strcmp(s, "control") || *s == '-' ||
+	    *s == '.')
 		return false;
 	for (; *s; s++)
 		if (!isalnum((unsigned char)*s) && !strchr("-_.+", *s))
@@ -141,15 +145,20 @@ static int key_value(struct swt_conf_ctx *x, struct swt_conf_dev *d,
 		     const char *key, char *v)
 {
 	if (!strcmp(key, "tiers")) {
-		unsigned int i;
+		unsigned int i, j;
 
 		if (words(x, key, v, d->tier, SWT_MAX_TIERS, &d->ntiers))
 			return -1;
-		/* a path, never an option of create */
-		for (i = 0; i < d->ntiers; i++)
+		/* a path, never an option of create; each device once */
+		for (i = 0; i < d->ntiers; i++) {
 			if (d->tier[i][0] != '/')
 				return conf_error(x, "tiers: '%s' is not an absolute path",
 						  d->tier[i]);
+			for (j = 0; j < i; j++)
+				if (!strcmp(d->tier[i], d->tier[j]))
+					return conf_error(x, "tiers: '%s' given twice",
+							  d->tier[i]);
+		}
 		return 0;
 	}
 	if (!strcmp(key, "options")) {
@@ -214,7 +223,12 @@ static int set_key(struct swt_conf_ctx *x, struct swt_conf_dev *d,
 	return key_value(x, d, key, v);
 }
 
-/* create's table line of @d fits in create's room for it */
+/*
+ * create's table line of @d fits in create's room for it: activate gives
+ * create each tier as the device number it resolved, at most this long.
+ */
+#define CONF_LONGEST_DEVNUM	"4095:1048575"
+
 static bool table_fits(const struct swt_conf_dev *d)
 {
 	char opt[SWT_TABLE_OPT_LEN] = "", line[SWT_TABLE_LINE_LEN];
@@ -230,7 +244,7 @@ static bool table_fits(const struct swt_conf_dev *d)
 		nopt += n;
 	}
 	for (i = 0; i < d->ntiers; i++)
-		tiers[i] = (char *)d->tier[i];
+		tiers[i] = CONF_LONGEST_DEVNUM;
 	return !swt_table_line(line, sizeof(line), d->ntiers, tiers, nopt, opt);
 }
 
@@ -266,7 +280,7 @@ int swt_conf_parse(const char *file, const char *buf, struct swt_conf *c,
 			s = trim(s + 1);
 			if (!good_name(s))
 				return conf_error(&x, "'%s' is not a device name%s",
-						  s, " (letters, digits, - _ . + not first)");
+						  s, NAME_RULE);
 			for (i = 0; i < c->ndevs; i++)
 				if (!strcmp(c->dev[i].name, s))
 					return conf_error(&x, "[%s] again (first at line %u)",
@@ -299,4 +313,35 @@ int swt_conf_parse(const char *file, const char *buf, struct swt_conf *c,
 					  c->dev[i].name, SWT_TABLE_LINE_LEN);
 	}
 	return 0;
+}
+
+static bool same_dev(const struct swt_tier_use *a, const struct swt_tier_use *b)
+{
+	return a->major == b->major && a->minor == b->minor;
+}
+
+int swt_tier_clash(const struct swt_tier_use *used, unsigned int nused,
+		   const struct swt_tier_use *t, unsigned int n, char *why,
+		   size_t len)
+{
+	const struct swt_tier_use *a, *b = NULL;
+	unsigned int i, j;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		a = &t[i];
+		for (j = 0; j < i && !ret; j++)
+			if (same_dev(a, &t[j]))
+				b = &t[j], ret = 1;
+		for (j = 0; j < nused && !ret; j++)
+			if (same_dev(a, &used[j]))
+				b = &used[j], ret = 2;
+	}
+	if (ret == 1)
+		snprintf(why, len, "tiers %s and %s are one device (%u:%u)",
+			 b->path, a->path, a->major, a->minor);
+	else if (ret == 2)
+		snprintf(why, len, "tier %s is device %u:%u, a tier of [%s] already (as %s)",
+			 a->path, a->major, a->minor, b->name, b->path);
+	return ret;
 }

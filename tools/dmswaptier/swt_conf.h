@@ -13,7 +13,9 @@
  *	force = no
  *
  * Blank lines and lines starting with # or ; are comments; a comment after
- * a value is an error, as is a key given twice in a section.
+ * a value is an error, as is a key given twice in a section, or a tier
+ * path given twice in a section (two paths of one device are found by
+ * activate: swt_tier_clash).
  */
 #ifndef SWT_CONF_H
 #define SWT_CONF_H
@@ -66,5 +68,27 @@ struct swt_conf {
  */
 int swt_conf_parse(const char *file, const char *buf, struct swt_conf *c,
 		   char *err, size_t errlen);
+
+/*
+ * A tier as activate resolved it (stat of its path, a block device): its
+ * device number, the section it is a tier of, and its path in the file.
+ */
+struct swt_tier_use {
+	unsigned int major, minor;
+	const char *name;
+	const char *path;
+};
+
+/*
+ * Two tiers that are one device would both be written as swap (the
+ * device-mapper lets any number of its tables share a device). Is one of
+ * the @n tiers @t of a section the same device as another of them, or as
+ * one of the @nused tiers @used that the sections before it claimed?
+ * Returns 0; 1 (within the section) or 2 (with an earlier section) with
+ * a sentence naming both paths and the device in @why.
+ */
+int swt_tier_clash(const struct swt_tier_use *used, unsigned int nused,
+		   const struct swt_tier_use *t, unsigned int n, char *why,
+		   size_t len);
 
 #endif

@@ -587,7 +587,7 @@ int swt_table_opt(char *opt, size_t len, const char *arg, u64 *reserve)
 	if ((size_t)snprintf(opt + l, len - l, " %.*s %s", (int)(eq - arg),
 			     arg, eq + 1) >= len - l)
 		return -1;
-	if (!strncmp(arg, "reserve_blocks=", 15))
+	if (!strncasecmp(arg, "reserve_blocks=", 15))
 		*reserve = strtoull(eq + 1, NULL, 10);
 	return 2;
 }

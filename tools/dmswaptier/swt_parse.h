@@ -135,7 +135,8 @@ int swt_parse_size(const char *s, u64 *bytes);
  * A create --option argument, KEY=VALUE or FLAG, appended to @opt (@len
  * bytes) as table words, each after a blank ("KEY VALUE" or "FLAG").
  * Returns how many words it added (1 or 2), or -1 if they do not fit.
- * The value of reserve_blocks, if that is the key, goes to *reserve.
+ * The value of reserve_blocks, if that is the key (in any case, as the
+ * target takes it), goes to *reserve.
  */
 int swt_table_opt(char *opt, size_t len, const char *arg, u64 *reserve);
 

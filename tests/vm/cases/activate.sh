@@ -10,7 +10,11 @@
 # the file says by then, and the file's devices with no record; a device
 # whose swapon fails is removed again; a tier holding a filesystem is
 # refused unless "force = yes"; a tier path that appears during the wait
-# is used. Whatever the case made is removed on every exit (a trap).
+# is used; a tier shared with an earlier section (by another path), two
+# paths of one disk in a section, a tier another dm device stands on and
+# one swapped on directly are refused; a tier path with a backslash (as
+# by-partlabel links have) works, the table getting device numbers.
+# Whatever the case made is removed on every exit (a trap).
 # (The unit file itself is checked on the host: tests/tool/run.sh.)
 . "$SWT_TOP/tests/vm/lib.sh"
 swt_load
@@ -22,11 +26,13 @@ RUN=/run/dmswaptier
 # Every device name this case uses: on any exit, swapped off and removed,
 # their records dropped, so that a failure here leaves nothing to later
 # cases.
-NAMES="act0 act1 act2 act3 actfs"
+NAMES="act0 act1 act2 act3 actfs actlin"
 late_pid=
 cleanup() {
 	local n
 	[ -n "$late_pid" ] && kill "$late_pid" 2>/dev/null
+	swapoff "$D" 2>/dev/null
+	rm -f /tmp/act-alias-B /tmp/act-alias-C '/tmp/Linux\x20swap'
 	for n in $NAMES; do
 		if dmsetup info "$n" >/dev/null 2>&1; then
 			swapoff "/dev/mapper/$n" 2>/dev/null
@@ -199,4 +205,54 @@ check late-tier-wait-time test $((t1 - t0)) -ge 500 -a $((t1 - t0)) -lt 20000
 check late-tier-swap test -n "$(swap_prio act3)"
 "$T" deactivate --config /tmp/late.conf
 check late-tier-removed bash -c "! dmsetup info act3 >/dev/null 2>&1"
+
+# --- one disk for two sections (by another path): the later one is
+# skipped, the earlier activated; two paths of one disk in one section
+ln -sfn "$B" /tmp/act-alias-B
+ln -sfn "$C" /tmp/act-alias-C
+printf '[act0]\ntiers = %s %s\n[act3]\ntiers = /tmp/act-alias-B %s\n' "$A" "$B" "$C" \
+	>/tmp/shared.conf
+"$T" activate --config /tmp/shared.conf 2>/tmp/shared.err
+check shared-exit-2 test $? = 2
+sed 's/^/# shared tier: /' /tmp/shared.err
+check shared-says grep -q "act3: tier /tmp/act-alias-B is device $(dev_mm "$B"), a tier of \[act0\] already (as $B): not activated" /tmp/shared.err
+check shared-first-swap test -n "$(swap_prio act0)"
+check shared-later-not-created bash -c "! dmsetup info act3 >/dev/null 2>&1"
+"$T" deactivate --config /tmp/shared.conf
+check shared-removed bash -c "! dmsetup info act0 >/dev/null 2>&1"
+printf '[act3]\ntiers = %s /tmp/act-alias-C\n' "$C" >/tmp/twice.conf
+"$T" activate --config /tmp/twice.conf 2>/tmp/twice.err
+check one-disk-twice-exit-2 test $? = 2
+check one-disk-twice-says grep -q "act3: tiers $C and /tmp/act-alias-C are one device" /tmp/twice.err
+check one-disk-twice-not-created bash -c "! dmsetup info act3 >/dev/null 2>&1"
+
+# --- a tier another device stands on (a dm table shares it), or swapped
+# on by itself, is in use: refused
+printf '[act3]\ntiers = %s\n' "$D" >/tmp/busy.conf
+echo "0 8192 linear $D 0" | dmsetup create actlin || nok actlin "dmsetup create failed"
+"$T" activate --config /tmp/busy.conf 2>/tmp/busy.err
+check held-exit-2 test $? = 2
+check held-says grep -q "act3: tier $D ($(dev_mm "$D")) is in use by dm-[0-9]* (actlin): not activated" /tmp/busy.err
+check held-not-created bash -c "! dmsetup info act3 >/dev/null 2>&1"
+dmsetup remove --retry actlin
+mkswap "$D" >/dev/null 2>&1 && swapon "$D" || nok swapon-d "swapon $D failed"
+"$T" activate --config /tmp/busy.conf 2>/tmp/busy.err
+check swapped-on-exit-2 test $? = 2
+check swapped-on-says grep -q "act3: tier $D ($(dev_mm "$D")) is in use (mounted, swap" /tmp/busy.err
+check swapped-on-not-created bash -c "! dmsetup info act3 >/dev/null 2>&1"
+swapoff "$D"
+
+# --- a tier path with a backslash, as /dev/disk/by-partlabel/Linux\x20swap:
+# the table gets device numbers, the record the path and the number
+ln -sfn "$C" '/tmp/Linux\x20swap'
+printf '[act3]\ntiers = /tmp/Linux\\x20swap %s\n' "$D" >/tmp/bs.conf
+"$T" activate --config /tmp/bs.conf 2>/tmp/bs.err
+check backslash-ok test $? = 0
+sed 's/^/# backslash: /' /tmp/bs.err
+check backslash-swap test -n "$(swap_prio act3)"
+check backslash-table bash -c "dmsetup table act3 | grep -q ' 2 $(dev_mm "$C") $(dev_mm "$D")'"
+check backslash-record grep -qxF "tier=/tmp/Linux\x20swap $(dev_mm "$C")" "$RUN/act3"
+"$T" deactivate --config /tmp/bs.conf
+check backslash-removed bash -c "! dmsetup info act3 >/dev/null 2>&1"
+rm -f /tmp/act-alias-B /tmp/act-alias-C '/tmp/Linux\x20swap'
 check nothing-left test -z "$(swapon --show --noheadings)"
