@@ -1274,11 +1274,9 @@ static int resolve_tiers(const struct swt_conf_dev *d, struct act_tier *t)
 /*
  * Is tier @t of @d free for it? Not when a device stands on it
  * (/sys/dev/block/MAJ:MIN/holders: a dm or md device, which would share
- * it) other than @d's own, nor when anything holds it exclusively (a
- * mount, a swap area of its own, a device): 0, or EXIT_DEVICE said why.
- * activate leaves an existing device of @d's name before it comes here,
- * so @d's own is never a holder today; it would be one on a second try
- * at a device it made, which must keep working.
+ * it), nor when anything holds it exclusively (a mount, a swap area of
+ * its own, a device): 0, or EXIT_DEVICE said why. activate leaves an
+ * existing device of @d's name alone before it comes here.
  */
 static int tier_free(const struct swt_conf_dev *d, const char *path,
 		     const struct act_tier *t)
@@ -1303,8 +1301,6 @@ static int tier_free(const struct swt_conf_dev *d, const char *path,
 			hname[strcspn(hname, "\n")] = 0;
 			fclose(f);
 		}
-		if (hname[0] && !strcmp(hname, d->name))
-			continue;
 		warnx("%s: tier %s (%s) is in use by %s%s%s%s: not activated",
 		      d->name, path, t->mm, e->d_name, hname[0] ? " (" : "",
 		      hname, hname[0] ? ")" : "");
@@ -1324,6 +1320,47 @@ static int tier_free(const struct swt_conf_dev *d, const char *path,
 	if (fd >= 0)
 		close(fd);
 	return 0;
+}
+
+/*
+ * After create: is any tier of @d also under a device other than @d's own
+ * (one made between tier_free() and create, by another activate or by
+ * LVM)? The kernel lets device-mapper tables share a disk. Says which.
+ */
+static bool tiers_shared(const struct swt_conf_dev *d, const struct act_tier *t)
+{
+	char dir[64], p[128], hname[128];
+	bool shared = false;
+	struct dirent *e;
+	unsigned int i;
+	FILE *f;
+	DIR *h;
+
+	for (i = 0; i < d->ntiers && !shared; i++) {
+		snprintf(dir, sizeof(dir), "/sys/dev/block/%s/holders", t[i].mm);
+		h = opendir(dir);
+		while (h && !shared && (e = readdir(h))) {
+			if (e->d_name[0] == '.')
+				continue;
+			hname[0] = 0;
+			snprintf(p, sizeof(p), "%s/%.40s/dm/name", dir, e->d_name);
+			f = fopen(p, "re");
+			if (f) {
+				if (!fgets(hname, sizeof(hname), f))
+					hname[0] = 0;
+				hname[strcspn(hname, "\n")] = 0;
+				fclose(f);
+			}
+			if (strcmp(hname, d->name)) {
+				warnx("%s: tier %s (%s) is also under %s: not activated",
+				      d->name, d->tier[i], t[i].mm, e->d_name);
+				shared = true;
+			}
+		}
+		if (h)
+			closedir(h);
+	}
+	return shared;
 }
 
 /*
@@ -1382,7 +1419,7 @@ static int check_tiers(const struct swt_conf_dev *d, struct act_tier *t,
 		       struct act_used *used)
 {
 	struct swt_tier_use mine[SWT_MAX_TIERS];
-	char why[600], what[128];
+	char why[2 * SWT_CONF_WORD + 256], what[128];
 	unsigned int i;
 
 	for (i = 0; i < d->ntiers; i++)
@@ -1392,8 +1429,6 @@ static int check_tiers(const struct swt_conf_dev *d, struct act_tier *t,
 		warnx("%s: %s: not activated", d->name, why);
 		return EXIT_DEVICE;
 	}
-	for (i = 0; i < d->ntiers; i++)
-		used->use[used->n++] = mine[i];
 	for (i = 0; i < d->ntiers; i++)
 		if (tier_free(d, d->tier[i], &t[i]))
 			return EXIT_DEVICE;
@@ -1458,6 +1493,17 @@ static int activate_one(const struct swt_conf_dev *d, double start,
 	close_tiers(t, d->ntiers);
 	if (rc)
 		return rc;	/* create said why */
+	if (tiers_shared(d, t)) {
+		if (dm_run(DM_DEVICE_REMOVE, d->name, 0, NULL, true))
+			warnx("%s: the device it made is removed again", d->name);
+		return EXIT_DEVICE;
+	}
+	/*
+	 * Its tiers are taken: a later section naming one of them is
+	 * skipped. Only now: a section skipped or refused takes none.
+	 */
+	for (i = 0; i < d->ntiers; i++)
+		used->use[used->n++] = t[i].use;
 	record_dev(d, file, t);
 	if (d->has_priority && d->priority >= 0)
 		snprintf(prio, sizeof(prio), "%d", d->priority);
