@@ -40,7 +40,12 @@ check reload-refused bash -c "! dmsetup reload ev --table '0 $len swaptier 3 $D 
 dmsetup clear ev 2>/dev/null
 check reload-replace bash -c "dmsetup reload ev --table '0 $len swaptier 3 $A $D $C' && dmsetup resume ev"
 check table-has-new bash -c "dmsetup table ev | grep -q '$(dev_mm "$D")'"
-check states-after-replace test "$(swt_stat ev tier_state)" = "---"
+# no tier evacuating or evacuated any more; tier 0 may be demoting into
+# the new, empty tier 1 (it is full, and with demote_heat 1 its unread
+# blocks may go down at once)
+st=$(swt_stat ev tier_state)
+echo "# states after the reload: $st"
+check states-after-replace grep -qxE '[-D]--' <<<"$st"
 check evacuate-cleared test "$(swt_stat ev evacuate)" = "-"
 check data-after-replace cmp -s /tmp/ev.data <(readback 160)
 # the new tier 1 takes blocks again once tier 0 is full
