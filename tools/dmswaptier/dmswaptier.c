@@ -1272,24 +1272,21 @@ static int resolve_tiers(const struct swt_conf_dev *d, struct act_tier *t)
 }
 
 /*
- * Is tier @t of @d free for it? Not when a device stands on it
- * (/sys/dev/block/MAJ:MIN/holders: a dm or md device, which would share
- * it), nor when anything holds it exclusively (a mount, a swap area of
- * its own, a device): 0, or EXIT_DEVICE said why. activate leaves an
- * existing device of @d's name alone before it comes here.
+ * A device standing on tier @mm (/sys/dev/block/MAJ:MIN/holders: a dm or
+ * md device) other than the dm device named @own (NULL: any): true, with
+ * it as "dm-3 (name)" in @who.
  */
-static int tier_free(const struct swt_conf_dev *d, const char *path,
-		     const struct act_tier *t)
+static bool tier_holder(const char *mm, const char *own, char *who, size_t n)
 {
 	char dir[64], p[128], hname[128];
+	bool found = false;
 	struct dirent *e;
 	FILE *f;
 	DIR *h;
-	int fd;
 
-	snprintf(dir, sizeof(dir), "/sys/dev/block/%s/holders", t->mm);
+	snprintf(dir, sizeof(dir), "/sys/dev/block/%s/holders", mm);
 	h = opendir(dir);
-	while (h && (e = readdir(h))) {
+	while (h && !found && (e = readdir(h))) {
 		if (e->d_name[0] == '.')
 			continue;
 		hname[0] = 0;
@@ -1301,14 +1298,34 @@ static int tier_free(const struct swt_conf_dev *d, const char *path,
 			hname[strcspn(hname, "\n")] = 0;
 			fclose(f);
 		}
-		warnx("%s: tier %s (%s) is in use by %s%s%s%s: not activated",
-		      d->name, path, t->mm, e->d_name, hname[0] ? " (" : "",
-		      hname, hname[0] ? ")" : "");
-		closedir(h);
-		return EXIT_DEVICE;
+		if (own && !strcmp(hname, own))
+			continue;
+		snprintf(who, n, "%.40s%s%s%s", e->d_name, hname[0] ? " (" : "",
+			 hname, hname[0] ? ")" : "");
+		found = true;
 	}
 	if (h)
 		closedir(h);
+	return found;
+}
+
+/*
+ * Is tier @t of @d free for it? Not when a device stands on it (which
+ * would share it), nor when anything holds it exclusively (a mount, a
+ * swap area of its own, a device): 0, or EXIT_DEVICE said why. activate
+ * leaves an existing device of @d's name alone before it comes here.
+ */
+static int tier_free(const struct swt_conf_dev *d, const char *path,
+		     const struct act_tier *t)
+{
+	char p[64], who[192];
+	int fd;
+
+	if (tier_holder(t->mm, NULL, who, sizeof(who))) {
+		warnx("%s: tier %s (%s) is in use by %s: not activated",
+		      d->name, path, t->mm, who);
+		return EXIT_DEVICE;
+	}
 	/* the same device as t->fd, whatever its path says by now */
 	snprintf(p, sizeof(p), "/proc/self/fd/%d", t->fd);
 	fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_EXCL);
@@ -1329,38 +1346,16 @@ static int tier_free(const struct swt_conf_dev *d, const char *path,
  */
 static bool tiers_shared(const struct swt_conf_dev *d, const struct act_tier *t)
 {
-	char dir[64], p[128], hname[128];
-	bool shared = false;
-	struct dirent *e;
+	char who[192];
 	unsigned int i;
-	FILE *f;
-	DIR *h;
 
-	for (i = 0; i < d->ntiers && !shared; i++) {
-		snprintf(dir, sizeof(dir), "/sys/dev/block/%s/holders", t[i].mm);
-		h = opendir(dir);
-		while (h && !shared && (e = readdir(h))) {
-			if (e->d_name[0] == '.')
-				continue;
-			hname[0] = 0;
-			snprintf(p, sizeof(p), "%s/%.40s/dm/name", dir, e->d_name);
-			f = fopen(p, "re");
-			if (f) {
-				if (!fgets(hname, sizeof(hname), f))
-					hname[0] = 0;
-				hname[strcspn(hname, "\n")] = 0;
-				fclose(f);
-			}
-			if (strcmp(hname, d->name)) {
-				warnx("%s: tier %s (%s) is also under %s: not activated",
-				      d->name, d->tier[i], t[i].mm, e->d_name);
-				shared = true;
-			}
+	for (i = 0; i < d->ntiers; i++)
+		if (tier_holder(t[i].mm, d->name, who, sizeof(who))) {
+			warnx("%s: tier %s (%s) is also under %s: not activated",
+			      d->name, d->tier[i], t[i].mm, who);
+			return true;
 		}
-		if (h)
-			closedir(h);
-	}
-	return shared;
+	return false;
 }
 
 /*
