@@ -79,6 +79,10 @@ def figures(base, run):
         # queued = dispatched + merged, from the disk's own statistics
         w["queued"] += st[2] + st[3]
         if not tr:
+            # a disk that did no I/O in the run (native's second area when
+            # the first held everything) leaves no trace to analyse
+            if not any(st):
+                continue
             complete = False
             continue
         for e in tr:
