@@ -143,7 +143,7 @@ teardown() {
 	wipe
 }
 
-vmstat() { awk -v k="$1" '$1 == k {print $2}' /proc/vmstat; }
+vmstat() { awk -v k="$1" '$1 == k {v = $2} END {print v + 0}' /proc/vmstat; }
 
 # run CONFIG LABEL WORKLOAD ARGS...: one measured run; appends its JSON line
 run() {
@@ -160,6 +160,8 @@ run() {
 	BT_MASK=issue bt_start "/tmp/bt" $devs || nok "$cfg/$label" "blktrace did not start"
 	for d in $devs; do cp "/sys/block/$(basename "$d")/stat" "/tmp/stat0-$(basename "$d")"; done
 	in0=$(vmstat pswpin) out0=$(vmstat pswpout)
+	# pages swap read ahead, and those of them used before reclaim
+	ra0=$(vmstat swap_ra) rah0=$(vmstat swap_ra_hit)
 	t0=$(date +%s.%N)
 	line=$("$sb" "$wl" "$@" 2>"/tmp/$cfg-$label.err")
 	rc=$?
@@ -179,16 +181,18 @@ run() {
 	# the target's stats message by name, on one line ("tier0.mapped=1
 	# mapped=1 ..."; tests/vm/lib.sh swt_stats); report.py reads it by key
 	[ "${cfg%%-*}" = swaptier ] && st=$(swt_stats bs | tr '\n' ' ')
-	printf '{"config":"%s","workload":"%s","rc":%d,"wall":%.3f,"pswpin":%d,"pswpout":%d,"result":"%s","swaptier_stats":"%s","devices":[%s],"trace_dir":"traces/%s-%s"}\n' \
+	printf '{"config":"%s","workload":"%s","rc":%d,"wall":%.3f,"pswpin":%d,"pswpout":%d,"swap_ra":%d,"swap_ra_hit":%d,"result":"%s","swaptier_stats":"%s","devices":[%s],"trace_dir":"traces/%s-%s"}\n' \
 		"$cfg" "$label" "$rc" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" \
 		$(($(vmstat pswpin) - in0)) $(($(vmstat pswpout) - out0)) \
+		$(($(vmstat swap_ra) - ra0)) $(($(vmstat swap_ra_hit) - rah0)) \
 		"$line" "$st" "$traces" "$cfg" "$label" >>"$runs"
 	if [ $rc -eq 0 ] && echo "$line" | grep -q ' verified=1'; then
 		ok "$cfg/$label"
 	else
 		nok "$cfg/$label" "exit $rc: $(head -c 200 "/tmp/$cfg-$label.err") $line"
 	fi
-	echo "# $cfg/$label: $line pswpout=$(($(vmstat pswpout) - out0))," \
+	echo "# $cfg/$label: $line pswpout=$(($(vmstat pswpout) - out0))" \
+		"swap_ra=$(($(vmstat swap_ra) - ra0)) swap_ra_hit=$(($(vmstat swap_ra_hit) - rah0))," \
 		"$(awk -v a="$r0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.0f", b - a}') s in all"
 	teardown >/dev/null 2>&1
 	rm -rf /tmp/bt
