@@ -81,7 +81,7 @@ def figures(base, run):
         if not tr:
             # a disk that did no I/O in the run (native's second area when
             # the first held everything) leaves no trace to analyse
-            if not any(st):
+            if dev.get("stat") is not None and not any(st):
                 continue
             complete = False
             continue
