@@ -148,7 +148,7 @@ vmstat() { awk -v k="$1" '$1 == k {v = $2} END {print v + 0}' /proc/vmstat; }
 # run CONFIG LABEL WORKLOAD ARGS...: one measured run; appends its JSON line
 run() {
 	local cfg=$1 label=$2 wl=$3; shift 3
-	local devs d in0 out0 t0 t1 line rc st="" traces="" sep="" r0
+	local devs d in0 out0 ra0 rah0 ra rah t0 t1 line rc st="" traces="" sep="" r0
 	r0=$(date +%s.%N)
 	teardown >/dev/null 2>&1
 	sync
@@ -166,6 +166,7 @@ run() {
 	line=$("$sb" "$wl" "$@" 2>"/tmp/$cfg-$label.err")
 	rc=$?
 	t1=$(date +%s.%N)
+	ra=$(($(vmstat swap_ra) - ra0)) rah=$(($(vmstat swap_ra_hit) - rah0))
 	bt_stop
 	bt_complete || echo "# $cfg/$label: blktrace lost events"
 	# the raw traces go to the host, which parses them (bench/run.sh)
@@ -184,7 +185,7 @@ run() {
 	printf '{"config":"%s","workload":"%s","rc":%d,"wall":%.3f,"pswpin":%d,"pswpout":%d,"swap_ra":%d,"swap_ra_hit":%d,"result":"%s","swaptier_stats":"%s","devices":[%s],"trace_dir":"traces/%s-%s"}\n' \
 		"$cfg" "$label" "$rc" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" \
 		$(($(vmstat pswpin) - in0)) $(($(vmstat pswpout) - out0)) \
-		$(($(vmstat swap_ra) - ra0)) $(($(vmstat swap_ra_hit) - rah0)) \
+		"$ra" "$rah" \
 		"$line" "$st" "$traces" "$cfg" "$label" >>"$runs"
 	if [ $rc -eq 0 ] && echo "$line" | grep -q ' verified=1'; then
 		ok "$cfg/$label"
@@ -192,7 +193,7 @@ run() {
 		nok "$cfg/$label" "exit $rc: $(head -c 200 "/tmp/$cfg-$label.err") $line"
 	fi
 	echo "# $cfg/$label: $line pswpout=$(($(vmstat pswpout) - out0))" \
-		"swap_ra=$(($(vmstat swap_ra) - ra0)) swap_ra_hit=$(($(vmstat swap_ra_hit) - rah0))," \
+		"swap_ra=$ra swap_ra_hit=$rah," \
 		"$(awk -v a="$r0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.0f", b - a}') s in all"
 	teardown >/dev/null 2>&1
 	rm -rf /tmp/bt
