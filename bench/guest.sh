@@ -143,7 +143,7 @@ teardown() {
 	wipe
 }
 
-vmstat() { awk -v k="$1" '$1 == k {v = $2} END {print v + 0}' /proc/vmstat; }
+vmstat() { awk -v k="$1" '$1 == k {v = $2} END {print (v == "" ? 0 : v)}' /proc/vmstat; }
 
 # run CONFIG LABEL WORKLOAD ARGS...: one measured run; appends its JSON line
 run() {

@@ -81,7 +81,8 @@ def figures(base, run):
         if not tr:
             # a disk that did no I/O in the run (native's second area when
             # the first held everything) leaves no trace to analyse
-            if dev.get("stat") is not None and not any(st):
+            s = dev.get("stat")
+            if isinstance(s, list) and len(s) == 4 and not any(s):
                 continue
             complete = False
             continue

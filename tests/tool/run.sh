@@ -394,20 +394,23 @@ cat >"$rt/meta.json" <<'JSON'
  "pressure_mib": 218, "hotcold_mib": 185, "hotcold_accesses": 3000,
  "aged_rounds": 1, "idle_mib": 58, "swaptier_opts": "",
  "disks": {"fast": {"rotational": 0, "mib": 64}, "slow": {"rotational": 0, "mib": 256}},
- "plan": ["native-ssd/pressure", "native/pressure"]}
+ "plan": ["native-ssd/pressure", "native/pressure", "native-single/pressure"]}
 JSON
 echo '[{"device": "254,0", "dir": "write", "queued": 0, "merged": 0, "dispatched": 180, "dispatched_sectors": 128000, "avg_kib": 355.6, "p50_kib": 512, "p90_kib": 1024, "merge_ratio": 0.0, "hist": [0, 0, 0, 0, 0, 0, 0, 0, 180, 0]}]' \
 	>"$rt/traces/native-ssd-pressure/vda.json"
 : >"$rt/traces/native-ssd-pressure/vdb.json"
 {
 	echo '{"config":"native-ssd","workload":"pressure","rc":0,"wall":7.0,"pswpin":100,"pswpout":16180,"result":"workload=pressure seconds=2.684 aps=41596 verified=1","swaptier_stats":"","devices":[{"dev":"vda","stat":[2144,13069,180,16000]},{"dev":"vdb","stat":[0,0,0,0]}],"trace_dir":"traces/native-ssd-pressure"}'
-	# the same, but the second disk did I/O and its trace is missing
-	echo '{"config":"native","workload":"pressure","rc":0,"wall":7.0,"pswpin":100,"pswpout":16180,"result":"workload=pressure seconds=2.684 aps=41596 verified=1","swaptier_stats":"","devices":[{"dev":"vda","stat":[2144,13069,180,16000]},{"dev":"vdb","stat":[5,0,3,0]}],"trace_dir":"traces/native-ssd-pressure"}'
+	# the same, but the second disk did I/O (only reads) and its trace is
+	# missing; or its statistics are not four counters
+	echo '{"config":"native","workload":"pressure","rc":0,"wall":7.0,"pswpin":100,"pswpout":16180,"result":"workload=pressure seconds=2.684 aps=41596 verified=1","swaptier_stats":"","devices":[{"dev":"vda","stat":[2144,13069,180,16000]},{"dev":"vdc","stat":[5,0,0,0]}],"trace_dir":"traces/native-ssd-pressure"}'
+	echo '{"config":"native-single","workload":"pressure","rc":0,"wall":7.0,"pswpin":100,"pswpout":16180,"result":"workload=pressure seconds=2.684 aps=41596 verified=1","swaptier_stats":"","devices":[{"dev":"vda","stat":[2144,13069,180,16000]},{"dev":"vdc","stat":[]}],"trace_dir":"traces/native-ssd-pressure"}'
 } >"$rt/runs.jsonl"
 python3 "$top/bench/report.py" --meta "$rt/meta.json" --runs "$rt/runs.jsonl" \
 	--base "$rt" --out "$rt/out" --series t >/dev/null 2>&1
 if ! grep -q 'native-ssd/pressure: no write trace' "$rt/out.md" &&
-	grep -q '^- native/pressure: no write trace' "$rt/out.md"; then
+	grep -q '^- native/pressure: no write trace' "$rt/out.md" &&
+	grep -q '^- native-single/pressure: no write trace' "$rt/out.md"; then
 	echo "ok tool/bench-report-idle-disk"
 else
 	echo "not ok tool/bench-report-idle-disk: $(grep -A4 '## Problems' "$rt/out.md" 2>&1 | tr '\n' ' ')"
