@@ -34,6 +34,8 @@ for c in "$@"; do
 	rc=$?
 	end=$(date +%s)
 	dmesg -c >"$logs/$name.dmesg"
+	# memory a case pinned (mem_squeeze in lib.sh), however it ended
+	umount /run/swt-squeeze 2>/dev/null
 	[ $traces = 1 ] && dmesg -n 6
 	# /tmp is a small tmpfs: each case starts with it empty, but for the
 	# checkout and the results share, when they are under /tmp

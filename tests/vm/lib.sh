@@ -205,6 +205,51 @@ hog_mib() {
 	echo $(((avail + 160) / 3))
 }
 
+# memcg_run NAME MAX_MIB LOG CMD...: run CMD in the memory cgroup NAME,
+# limited to MAX_MIB, its output in LOG; returns CMD's status, or 125 when
+# no memory cgroup can be made. Its pages are swapped out by the cgroup's
+# own reclaim, the same swap-out path as the guest's (shrink_lruvec, under
+# the reclaimer's plug), while the rest of the guest keeps its memory: a
+# swap load costs what it swaps, not a thrashing guest, and it does not
+# depend on the guest's memory size.
+memcg_run() {
+	local cg=/sys/fs/cgroup/$1 max=$2 log=$3 rc
+	shift 3
+	mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup || return 125
+	grep -qw memory /sys/fs/cgroup/cgroup.subtree_control ||
+		echo +memory >/sys/fs/cgroup/cgroup.subtree_control || return 125
+	mkdir -p "$cg" && echo "${max}M" >"$cg/memory.max" || return 125
+	(echo "$BASHPID" >"$cg/cgroup.procs" && exec "$@") >"$log" 2>&1
+	rc=$?
+	echo "# memcg $1 (memory.max $max MiB): exit $rc, memory.peak" \
+		"$(cat "$cg/memory.peak" 2>/dev/null), memory.swap.peak $(cat "$cg/memory.swap.peak" 2>/dev/null)"
+	rmdir "$cg" 2>/dev/null
+	return $rc
+}
+
+# memcg_hog NAME MAX_MIB LOG MEMHOG-ARGS...: memhog under memcg_run
+memcg_hog() {
+	local name=$1 max=$2 log=$3
+	shift 3
+	memcg_run "$name" "$max" "$log" "$SWT_TOP/build/bin/memhog" "$@"
+}
+
+# mem_squeeze MIB: pin memory in a ramfs (never reclaimed, never swapped)
+# until about MIB MiB are available, for a case that needs the whole guest
+# short of memory (global reclaim, the OOM killer) at the cost of a small
+# guest's load; mem_release gives it back, and tests/vm/guest-cases.sh
+# does after every case.
+SWT_SQUEEZE=/run/swt-squeeze
+mem_squeeze() {
+	local pin
+	pin=$(($(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo) - $1))
+	[ "$pin" -gt 0 ] || return 0
+	mkdir -p "$SWT_SQUEEZE" && mount -t ramfs swt-squeeze "$SWT_SQUEEZE" || return 1
+	dd if=/dev/zero of="$SWT_SQUEEZE/pin" bs=1M count="$pin" status=none || return 1
+	echo "# mem_squeeze: $pin MiB pinned, $(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo) MiB available"
+}
+mem_release() { umount "$SWT_SQUEEZE" 2>/dev/null; rmdir "$SWT_SQUEEZE" 2>/dev/null; true; }
+
 # hog_reap SUB: kill what is left of memhog (a SIGBUS or the OOM killer may
 # have taken the parent and left children running); not ok SUB if it stays
 hog_reap() {

@@ -1,6 +1,5 @@
 #!/bin/bash
 # timeout: 400
-# mem: 256M
 # debug-lane: none
 # A network tier: an NVMe/TCP namespace as tier 1 behind disk A. The
 # server is the kernel's own NVMe-oF target (nvmet) in this guest,
@@ -27,7 +26,6 @@ A=$SWT_DISK_A B=$SWT_DISK_B
 cfg=/sys/kernel/config/nvmet
 nqn=nqn.2026-12.org.example:swaptier-tier1
 sub=$cfg/subsystems/$nqn port=$cfg/ports/1
-cg=/sys/fs/cgroup/nvme-tcp-hog
 
 # whatever the case made goes, however it ends
 cleanup() {
@@ -39,7 +37,7 @@ cleanup() {
 			echo 1 >"$c/delete_controller" 2>/dev/null
 	done
 	rm -f "$port/subsystems/$nqn" 2>/dev/null
-	rmdir "$port" "$sub/namespaces/1" "$sub" "$cg" 2>/dev/null
+	rmdir "$port" "$sub/namespaces/1" "$sub" /sys/fs/cgroup/nvme-tcp 2>/dev/null
 	rm -f /tmp/nt.data /tmp/nt-hog.log /tmp/nd-reader /tmp/nd-reading
 }
 trap cleanup EXIT
@@ -90,18 +88,14 @@ echo "# network tier: $N (controller $CTRL), rotational $(cat /sys/block/"$(base
 check connected test "$(blockdev --getsz "$N")" = "$(blockdev --getsz "$B")"
 
 # --- 1. swap over disk A and the network tier, from a memory cgroup
-mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup || die "cannot mount cgroup2"
-echo +memory >/sys/fs/cgroup/cgroup.subtree_control || die "no memory controller"
-mkdir -p "$cg" && echo 48M >"$cg/memory.max" || die "cannot make $cg"
 swt_create nt "$(swt_max_len "$A" "$N")" "$A" "$N" -- discard_passdown || die "cannot create over $N"
 mkswap -q /dev/mapper/nt >/dev/null || die "mkswap"
 swapon --discard /dev/mapper/nt || die "swapon"
 # 3 x 64 MiB in 48 MiB: about 140 MiB swapped out, more than tier 0 holds
-(echo "$BASHPID" >"$cg/cgroup.procs" && exec "$SWT_TOP/build/bin/memhog" 3 64 1) >/tmp/nt-hog.log 2>&1
+memcg_hog nvme-tcp 48 /tmp/nt-hog.log 3 64 1
 check swap-verified test $? = 0
 sed 's/^/# /' /tmp/nt-hog.log | tail -n 1
 dmsetup message nt 0 stats | sed 's/^/# stats: /'
-echo "# cgroup: $(grep -E '^(pswpout|pswpin) ' "$cg/memory.stat" 2>/dev/null | tr '\n' ' ') swap peak $(cat "$cg/memory.swap.peak" 2>/dev/null)"
 check swap-swapped-out test "$(swt_stat nt write_allocs)" -gt 20000
 # tier 1 took swap-outs (writes) or demoted blocks (copies)
 check swap-tier1-used test $(($(swt_tier_stat nt 1 writes) + $(swt_stat nt demoted))) -gt 0

@@ -1,6 +1,5 @@
 #!/bin/bash
 # timeout: 900
-# mem: 256M
 # debug-lane: full
 # The mission's own pair: a small SSD over a large rotating disk. Disk A
 # stands for the SSD (rotational 0) and disk D for the HDD (rotational 1),
@@ -32,9 +31,10 @@ check nonrotational-after-reload test "$(cat "$dm/queue/rotational")" = 0
 mkswap -q /dev/mapper/rt >/dev/null || die "mkswap"
 swapon --discard /dev/mapper/rt || die "swapon"
 d0=$(swt_stat rt discards)
-# two processes of 110 MiB, two passes: the second pass rewrites every
-# page, which frees its slot at the swap-in, and the exit frees the rest
-"$hog" 2 110 2 >/tmp/hog-rt.log 2>&1
+# two processes of 64 MiB in a memory cgroup of 48 MiB, two passes: the
+# second pass rewrites every page, which frees its slot at the swap-in,
+# and the exit frees the rest
+memcg_hog rotational 48 /tmp/hog-rt.log 2 64 2
 hrc=$?
 sed 's/^/# /' /tmp/hog-rt.log | tail -n 1
 check verified test $hrc = 0

@@ -1,6 +1,5 @@
 #!/bin/bash
 # timeout: 1500
-# mem: 256M
 # debug-lane: full
 # Swap on dm-swaptier under memory pressure: every page verified, discarded
 # swap unmapped, and swap-out writes merged below the target. The same load
@@ -14,17 +13,19 @@ A=$SWT_DISK_A B=$SWT_DISK_B C=$SWT_DISK_C D=$SWT_DISK_D
 hog=$SWT_TOP/build/bin/memhog
 BT_MASK=issue	# dispatches are all the summary counts
 [ -x "$hog" ] || die "no $hog (tests/vm/build-tools.sh)"
-# Three processes of 100 MiB in a 256 MiB guest (about 190 MiB available),
-# one pass each (every page written, swapped out and read back): swap
-# hard, and keep the case short (120 MiB took 400 s of the lane's 950)
-mib=100
-echo "# memhog: 3 x $mib MiB, 1 pass, in $(awk '/MemTotal/ {print $2}' /proc/meminfo) KiB"
+# Three processes of 32 MiB in a memory cgroup of 48 MiB, one pass each
+# (every page written, swapped out and read back): over 64 MiB swapped out
+# per run (more than tier 0 holds) by the cgroup's reclaim, on the same
+# swap-out path as a guest short of memory, without thrashing the whole
+# guest (3 x 100 MiB in a 256 MiB guest took 145-190 s of the lane)
+mib=32 cgmax=48
+echo "# memhog: 3 x $mib MiB, 1 pass, in a memory cgroup of $cgmax MiB"
 
 # --- native swap on a bare device: the reference
 mkswap -q "$D" >/dev/null || die "mkswap $D"
 swapon "$D" || die "swapon $D"
 bt_start /tmp/bt-bare "$D" || die "blktrace did not start"
-"$hog" 3 "$mib" 1 >/tmp/hog-bare.log 2>&1
+memcg_hog swap "$cgmax" /tmp/hog-bare.log 3 "$mib" 1
 hrc=$?
 bt_stop
 check native-trace-complete bt_complete
@@ -40,7 +41,7 @@ swt_create sw "$(swt_max_len "$A" "$B" "$C")" "$A" "$B" "$C" -- discard_passdown
 mkswap -q /dev/mapper/sw >/dev/null || die "mkswap"
 swapon --discard /dev/mapper/sw || die "swapon"
 bt_start /tmp/bt-swt "$A" "$B" "$C" || die "blktrace did not start"
-"$hog" 3 "$mib" 1 >/tmp/hog-swt.log 2>&1
+memcg_hog swap "$cgmax" /tmp/hog-swt.log 3 "$mib" 1
 hrc=$?
 bt_stop
 check trace-complete bt_complete
@@ -91,7 +92,7 @@ check writes-sequential test $((seq * 100)) -ge $((allocs * 90))
 dmsetup message sw 0 set demote_heat 255 || die "demote_heat"
 dmsetup message sw 0 migration on || die "migration on"
 swapon --discard /dev/mapper/sw || die "swapon"
-"$hog" 3 "$mib" 1 >/tmp/hog-mig.log 2>&1
+memcg_hog swap "$cgmax" /tmp/hog-mig.log 3 "$mib" 1
 hrc=$?
 sed 's/^/# /' /tmp/hog-mig.log | tail -n 1
 check verified-with-migration test $hrc = 0

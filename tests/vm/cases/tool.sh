@@ -17,11 +17,12 @@ check table-options bash -c "dmsetup table tl | grep -q ' 1 discard_passdown$'"
 
 # swap some pages out while tracing
 bt_start /tmp/bt-tool "$A" "$B" || die "blktrace did not start"
-# (2 processes needing 64 MiB more than is available: the trace needs
-# swap-out writes, not a long run; before, 2 x 1.5 x hog_mib took 230 s)
-avail=$(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)
-"$SWT_TOP/build/bin/memhog" 2 $(((avail + 64) / 2)) 1 >/tmp/tool-hog.log 2>&1
+# (2 x 32 MiB in a memory cgroup of 32 MiB: the trace needs swap-out
+# writes, not a long run; 2 processes needing 64 MiB more than the 512 MiB
+# guest had available took 117-203 s)
+memcg_hog tool 32 /tmp/tool-hog.log 2 32 1
 check hog-verified test $? = 0
+check hog-swapped-out test "$(swt_stat tl write_allocs)" -gt 2048
 bt_stop
 
 out=$("$T" status tl)

@@ -1,6 +1,5 @@
 #!/bin/bash
 # timeout: 900
-# mem: 256M
 # debug-lane: none (the debug kernel is built without CONFIG_ZRAM)
 # Compressed RAM first, a disk behind it (issue 19): zram as tier 0 and
 # disk D (an SSD, as every suite disk) as tier 1, swap under memory
@@ -34,6 +33,9 @@ mkswap -q /dev/mapper/sw >/dev/null || die "mkswap"
 swapon --discard /dev/mapper/sw || die "swapon"
 dmesg_mark
 # 1: zram takes the swap-outs under memory pressure (it stalled here)
+# the whole guest short of memory, as in a 256 MiB guest: global reclaim
+# is where zram's allocation once waited on the target's own swap-outs
+mem_squeeze 190 || die "cannot pin memory"
 mib=$(hog_mib)
 echo "# memhog: 3 x $mib MiB, 1 pass, zram0 64 MiB (mem_limit 32 MiB) over $D"
 "$hog" 3 "$mib" 1 >/tmp/hog-zram.log 2>&1
@@ -63,6 +65,7 @@ echo "# tier writes: zram0 $z0, $D $z1, refused by zram0 $refused; zram io_stat:
 check full/zram-refused test "$refused" -gt 0
 no_write_error() { ! dmesg_new | grep -q 'Write-error on swap-device'; }
 check full/no-swap-write-error no_write_error
+mem_release
 check map-consistent swt_check_map sw
 dmsetup message sw 0 stats | sed 's/^/# stats: /'
 # after swapoff, a discard of the whole device gives zram back the memory

@@ -1,12 +1,12 @@
 #!/bin/bash
 # timeout: 1500
-# mem: 256M
 # expect: call-traces
 # Swap on dm-swaptier near OOM: two rounds of memhog asking for more than
 # RAM plus swap (96 MiB of swap over both tiers, so that a round stays
 # short under emulation), with the hung-task detector at 60 s. The OOM killer must
 # act (that is the point) and print its report, a stack by design: hence
-# "expect: call-traces". No round may hang, no page may read back wrong,
+# "expect: call-traces". The guest is squeezed to about 190 MiB available
+# (mem_squeeze), as a 256 MiB guest. No round may hang, no page may read back wrong,
 # and after the rounds swapoff, the map check and unloading all succeed.
 . "$SWT_TOP/tests/vm/lib.sh"
 swt_load
@@ -19,6 +19,7 @@ mkswap -q /dev/mapper/oom >/dev/null || die "mkswap"
 swapon --discard /dev/mapper/oom || die "swapon"
 swap_mib=$(($(blockdev --getsz /dev/mapper/oom) / 2048))
 kills0=$(awk '$1 == "oom_kill" {print $2}' /proc/vmstat)
+mem_squeeze 190 || die "cannot pin memory"
 for round in 1 2; do
 	avail=$(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)
 	mib=$(((avail + swap_mib + 96) / 3))
@@ -27,6 +28,7 @@ for round in 1 2; do
 	check "round$round-no-wrong-page" bash -c "! grep -qE ' [1-9][0-9]* bad pages' /tmp/oom.hog"
 	hog_reap "round$round-reaped"
 done
+mem_release
 kills=$(($(awk '$1 == "oom_kill" {print $2}' /proc/vmstat) - kills0))
 echo "# OOM kills: $kills; swap mapped $(swt_stat oom mapped) blocks"
 check oom-killer-acted test "$kills" -gt 0
