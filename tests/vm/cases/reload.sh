@@ -8,7 +8,7 @@ A=$SWT_DISK_A B=$SWT_DISK_B
 len=$(swt_max_len "$A" "$B")
 swt_create rl "$len" "$A" "$B" || die "cannot create"
 
-fio_verify under-reload /dev/mapper/rl 48M 2 --rate=,4m >/tmp/fio.res &
+fio_verify under-reload /dev/mapper/rl 24M 2 --rate=,4m >/tmp/fio.res &
 fpid=$!
 n=0
 while kill -0 $fpid 2>/dev/null && [ $n -lt 12 ]; do
