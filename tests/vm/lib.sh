@@ -215,10 +215,13 @@ hog_mib() {
 memcg_run() {
 	local cg=/sys/fs/cgroup/$1 max=$2 log=$3 rc
 	shift 3
-	mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup || return 125
-	grep -qw memory /sys/fs/cgroup/cgroup.subtree_control ||
-		echo +memory >/sys/fs/cgroup/cgroup.subtree_control || return 125
-	mkdir -p "$cg" && echo "${max}M" >"$cg/memory.max" || return 125
+	if ! { mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup; } ||
+		! { grep -qw memory /sys/fs/cgroup/cgroup.subtree_control ||
+			echo +memory >/sys/fs/cgroup/cgroup.subtree_control; } ||
+		! { mkdir -p "$cg" && echo "${max}M" >"$cg/memory.max"; }; then
+		echo "# memcg_run: no memory cgroup $cg (CONFIG_MEMCG?)"
+		return 125
+	fi
 	(echo "$BASHPID" >"$cg/cgroup.procs" && exec "$@") >"$log" 2>&1
 	rc=$?
 	echo "# memcg $1 (memory.max $max MiB): exit $rc, memory.peak" \

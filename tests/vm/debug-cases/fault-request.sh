@@ -68,18 +68,21 @@ rm -f /tmp/fr.*
 
 # --- swap with the slow tier failing 20 % of the requests memhog submits.
 # Only memhog's: a failed swap-in kills its task with SIGBUS, and for PID 1
-# (this guest's script) that is a panic. memhog runs in a memory cgroup of
-# 48 MiB, so its reclaim writes out its own pages; a failed write only
-# keeps the page in memory.
+# (this guest's script) that is a panic. memhog's direct reclaim writes out
+# other tasks' pages too; a failed write only keeps the page in memory.
+# (The debug kernel has no memory cgroups: the guest is squeezed to 128 MiB
+# available instead, mem_squeeze.)
 swt_create frs "$(swt_max_len "$A" "$C")" "$A" "$C" -- discard_passdown || die "cannot create"
 mkswap -q /dev/mapper/frs >/dev/null || die "mkswap"
 swapon --discard /dev/mapper/frs || die "swapon"
 inject 20 task
-# 3 x 48 MiB in 48 MiB: about 100 MiB swapped out, more than tier 0 holds
-mib=48
-memcg_run frs 48 /tmp/frs.hog bash -c 'echo 1 >/proc/self/make-it-fail && exec "$@"' memhog \
-	"$SWT_TOP/build/bin/memhog" 3 "$mib" 1
+mem_squeeze 128 || die "cannot pin memory"
+# about 96 MiB more than is available: more than tier 0 (64 MiB) holds
+mib=$((($(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo) + 96) / 3))
+bash -c 'echo 1 >/proc/self/make-it-fail && exec "$@"' memhog \
+	"$SWT_TOP/build/bin/memhog" 3 "$mib" 1 >/tmp/frs.hog 2>&1
 hrc=$?
+mem_release
 inject 0
 hog_reap hog-gone
 echo "# memhog 3 x $mib MiB under 20 % slow-tier errors: exit $hrc, $(grep -c 'bad pages' /tmp/frs.hog) of 3 finished"
