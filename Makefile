@@ -13,7 +13,7 @@ ifneq ($(word 2,$(CURDIR)),)
 $(error The checkout path "$(CURDIR)" contains a blank: clone the project to a path without blanks)
 endif
 
-.PHONY: all deps kernels module modules-all unit lint vm-check vm-selftest \
+.PHONY: all deps kernels module modules-all unit lint vm-check vm-selftest vm-boot \
 	check check-debug demo bench bench-quick vm-shell tool install clean \
 	dkms dkms-check install-tool uninstall-tool service
 
@@ -52,6 +52,10 @@ vm-check: modules-all
 
 vm-selftest: modules-all
 	@tests/vm/selftest/harness.sh
+
+# systemd as init, the boot unit and /etc/dmswaptier.conf, on each kernel
+vm-boot: modules-all tool
+	@tests/vm/boot/systemd.sh $(SERIES)
 
 # Everything; the last line is "N passed, N failed".
 check: deps

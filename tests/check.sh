@@ -6,7 +6,8 @@
 # the 6.12 debug kernel with its fault cases, the benchmark's quick run on
 # 6.12 (every configuration and workload runs and verifies its data, every
 # figure is produced), and the VM harness's self-test on 6.12 and the debug
-# kernel. Every stage prints ok/not ok lines; this script counts them and
+# kernel, and a boot with systemd as init and the boot unit enabled on
+# 6.1 and 6.12. Every stage prints ok/not ok lines; this script counts them and
 # closes with exactly one line "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,6 +52,7 @@ for series in 6.1 6.12 6.12-debug; do
 done
 if [ $built -eq 0 ]; then
 	stage bench-quick bench/run.sh --quick 6.12
+	stage boot tests/vm/boot/systemd.sh 6.1 6.12
 	stage harness tests/vm/selftest/harness.sh 6.12
 	stage harness-debug tests/vm/selftest/harness.sh 6.12-debug
 fi

@@ -11,6 +11,7 @@ for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	swt.out=*) out=${arg#swt.out=} ;;
 	swt.top=*) top=${arg#swt.top=} ;;
+	swt.systemd=1) systemd=1 ;;
 	swt.probe=1) echo swt-probe-ok; echo o >/proc/sysrq-trigger; sleep 30 ;;
 	esac
 done
@@ -26,6 +27,31 @@ fail() {
 }
 
 opts=trans=virtio,version=9p2000.L,msize=262144
+
+# systemd as init (tests/vm/boot/systemd.sh): the host root read-only
+# below an overlay whose upper layer is a tmpfs, so that systemd and the
+# units can write where they must, as on a real root; the results share
+# at its host path. The guest script prepares the new root in a chroot
+# (units, configuration, modules) and then systemd starts from it.
+if [ "${systemd:-0}" = 1 ]; then
+	mkdir -p /lower /rw /newroot
+	mount -t 9p -o "$opts,ro,cache=loose" hostroot /lower || fail "cannot mount host root"
+	mount -t tmpfs -o mode=0755 tmpfs /rw
+	mkdir -p /rw/upper /rw/work
+	mount -t overlay overlay -o lowerdir=/lower,upperdir=/rw/upper,workdir=/rw/work /newroot ||
+		fail "cannot mount the overlay root"
+	mkdir -p "/newroot$out"
+	mount -t 9p -o "$opts" swtout "/newroot$out" || fail "cannot mount results share at $out"
+	mount -t proc proc /newroot/proc
+	mount -t sysfs sysfs /newroot/sys
+	mount -t devtmpfs devtmpfs /newroot/dev
+	[ -x "/newroot$out/guest.sh" ] || fail "no guest script in $out"
+	echo "init: preparing the root with $out/guest.sh"
+	chroot /newroot "$out/guest.sh" || fail "preparing the root failed"
+	umount /newroot/proc /newroot/sys /newroot/dev
+	echo "init: starting systemd"
+	exec switch_root /newroot /lib/systemd/systemd
+fi
 mount -t 9p -o "$opts,ro,cache=loose" hostroot /root || fail "cannot mount host root"
 mount -t proc proc /root/proc
 mount -t sysfs sysfs /root/sys

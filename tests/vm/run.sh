@@ -17,6 +17,11 @@
 #   --timeout SECONDS    hard limit for the whole VM (default 900)
 #   --interactive        console on this terminal (make vm-shell)
 #   --append ARGS        extra kernel command line
+#   --systemd            boot systemd from an overlay of the host root (a
+#                        tmpfs above it) instead of running COMMAND as the
+#                        guest's script: COMMAND prepares that root in a
+#                        chroot first, and the units it installs write
+#                        DIR/rc and power off (tests/vm/boot/systemd.sh)
 #
 # Exit status: COMMAND's status; 124 if the VM hit the timeout; 125 if the
 # console shows a kernel splat (the offending lines are printed); 126 if the
@@ -24,7 +29,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-series="" out="" mem=512M smp=2 timeout=900 interactive=0 append=""
+series="" out="" mem=512M smp=2 timeout=900 interactive=0 append="" systemd=0
 disks=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -36,6 +41,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--interactive) interactive=1; shift ;;
 	--append) append=$2; shift 2 ;;
+	--systemd) systemd=1; shift ;;
 	--) shift; break ;;
 	*) echo "run.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac
@@ -100,7 +106,7 @@ if [ "$(cat "$kdir/swt-initrd.stamp" 2>/dev/null)" != "$stamp" ]; then
 		for dep in ${line#*:}; do add_mod "$dep"; done
 		order+=("$rel")
 	}
-	for m in virtio_pci virtio_blk 9pnet_virtio 9p; do
+	for m in virtio_pci virtio_blk 9pnet_virtio 9p overlay; do
 		rel=$(grep -oE "^[^:]*/$m\.ko(\.xz|\.zst)?:" "$mods/modules.dep" | head -n1 | tr -d :) || true
 		[ -n "$rel" ] && add_mod "$rel"	# built in when absent
 	done
@@ -173,7 +179,12 @@ done
 		"$top" "$out" "$abi" "$series" "$kdir/root"
 	for e in "${envs[@]}"; do printf 'export %q\n' "$e"; done
 	echo "cd \"\$SWT_TOP\""
-	if [ $interactive = 1 ]; then
+	if [ $systemd = 1 ]; then
+		# prepare the root and return: init starts systemd
+		printf 'exec '
+		printf '%q ' "$@"
+		echo
+	elif [ $interactive = 1 ]; then
 		echo "[ -x \"\$SWT_TOP/tests/vm/guest-setup.sh\" ] && . \"\$SWT_TOP/tests/vm/guest-setup.sh\""
 		echo "setsid -c /bin/bash -i </dev/ttyS0 >/dev/ttyS0 2>&1"
 		echo "rc=\$?"
@@ -194,6 +205,7 @@ chmod +x "$out/guest.sh"
 # skip zeroing every allocated page (init_on_alloc), which TCG makes slow.
 cmdline="console=ttyS0 panic=-1 loglevel=6 mitigations=off watchdog_thresh=30 init_on_alloc=0"
 cmdline+=" rcupdate.rcu_cpu_stall_timeout=90 swt.out=$out swt.top=$top"
+[ $systemd = 1 ] && cmdline+=" swt.systemd=1"
 # The debug kernel evaluates ACPI's PCI interrupt routing (AML) under KASAN
 # for half a minute per boot under emulation; the PIRQ table is enough.
 # no5lvl: with -cpu max the guest has LA57, and an interrupt taken while

@@ -259,40 +259,6 @@ static char *dm_message(const char *name, const char *msg)
 	return r;
 }
 
-/* Is @name's table a swaptier one? */
-static bool is_swaptier(const char *name)
-{
-	struct dm_task *s = dm_task_create(DM_DEVICE_TABLE);
-	char *tt = NULL, *params = NULL;
-	bool ours = false;
-	uint64_t a, b;
-
-	if (s && dm_task_set_name(s, name) && dm_task_run(s)) {
-		dm_get_next_target(s, NULL, &a, &b, &tt, &params);
-		ours = tt && !strcmp(tt, SWT_TARGET_NAME);
-	}
-	if (s)
-		dm_task_destroy(s);
-	return ours;
-}
-
-/* The table params of @name if it is a swaptier device (malloc'ed), or NULL. */
-static char *dm_try_table(const char *name)
-{
-	struct dm_task *s = dm_task_create(DM_DEVICE_TABLE);
-	char *tt = NULL, *params = NULL, *copy = NULL;
-	uint64_t a, b;
-
-	if (s && dm_task_set_name(s, name) && dm_task_run(s)) {
-		dm_get_next_target(s, NULL, &a, &b, &tt, &params);
-		if (tt && !strcmp(tt, SWT_TARGET_NAME))
-			copy = strdup(params ? params : "");
-	}
-	if (s)
-		dm_task_destroy(s);
-	return copy;
-}
-
 /* "major:minor" of device @name in @buf: 0, or -1 if it does not exist. */
 static int dm_devnum(const char *name, char *buf, size_t len)
 {
@@ -308,6 +274,42 @@ static int dm_devnum(const char *name, char *buf, size_t len)
 	if (s)
 		dm_task_destroy(s);
 	return ret;
+}
+
+/*
+ * The table params of @name if it is a swaptier device (malloc'ed), or
+ * NULL. A device that does not exist is no error: asking for its table
+ * would make libdevmapper log one ("table ioctl ... failed"), which
+ * activate's journal would show for every device it is about to create.
+ */
+static char *dm_try_table(const char *name)
+{
+	struct dm_task *s;
+	char *tt = NULL, *params = NULL, *copy = NULL;
+	char dev[32];
+	uint64_t a, b;
+
+	if (dm_devnum(name, dev, sizeof(dev)))
+		return NULL;
+	s = dm_task_create(DM_DEVICE_TABLE);
+	if (s && dm_task_set_name(s, name) && dm_task_run(s)) {
+		dm_get_next_target(s, NULL, &a, &b, &tt, &params);
+		if (tt && !strcmp(tt, SWT_TARGET_NAME))
+			copy = strdup(params ? params : "");
+	}
+	if (s)
+		dm_task_destroy(s);
+	return copy;
+}
+
+/* Is @name's table a swaptier one? */
+static bool is_swaptier(const char *name)
+{
+	char *t = dm_try_table(name);
+	bool ours = t;
+
+	free(t);
+	return ours;
 }
 
 /* Names of all swaptier devices. */
