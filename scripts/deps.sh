@@ -9,14 +9,14 @@ PKGS=(
 	lvm2 dmsetup thin-provisioning-tools fio blktrace jq
 	gnuplot-nox sparse clang libclang-rt-14-dev libdevmapper-dev libsmartcols-dev libblkid-dev linux-source-6.12
 	pkg-config util-linux e2fsprogs python3 dkms
-	pahole udev
+	pahole udev systemd
 )
 # pahole: the 6.12 headers ship a vmlinux, so kbuild generates BTF for the
 # module with pahole (linux-kbuild-6.12 depends on it; its packages are
 # unpacked into the cache, not installed, so their dependencies are ours).
-# udev: the systemd boot test's guest (tests/vm/boot/) runs the host's
-# udevd, which makes the /dev/disk/by-id links the configuration names; a
-# real machine has it, a container image may not.
+# udev, systemd: the systemd boot test's guest boots the host's systemd
+# (tests/vm/boot/), whose udevd makes the /dev/disk/by-id links the
+# configuration names; a real machine has both, a container image may not.
 
 # --closure: check that nothing here pulls in a kernel image or headers
 # package (installing one repoints the host's boot); the test kernels are

@@ -28,31 +28,20 @@ fail() {
 
 opts=trans=virtio,version=9p2000.L,msize=262144
 
-# systemd as init (tests/vm/boot/systemd.sh): the host root read-only
-# below an overlay whose upper layer is a tmpfs, so that systemd and the
-# units can write where they must, as on a real root; the results share
-# at its host path. The guest script prepares the new root in a chroot
-# (units, configuration, modules) and then systemd starts from it.
+# The guest's root at /root: the host root read-only over 9p; or, for
+# systemd as init (tests/vm/boot/systemd.sh), an overlay of it with a
+# tmpfs as the upper layer, so that systemd and the units can write where
+# they must, as on a real root.
 if [ "${systemd:-0}" = 1 ]; then
-	mkdir -p /lower /rw /newroot
+	mkdir -p /lower /rw
 	mount -t 9p -o "$opts,ro,cache=loose" hostroot /lower || fail "cannot mount host root"
 	mount -t tmpfs -o mode=0755 tmpfs /rw
 	mkdir -p /rw/upper /rw/work
-	mount -t overlay overlay -o lowerdir=/lower,upperdir=/rw/upper,workdir=/rw/work /newroot ||
+	mount -t overlay overlay -o lowerdir=/lower,upperdir=/rw/upper,workdir=/rw/work /root ||
 		fail "cannot mount the overlay root"
-	mkdir -p "/newroot$out"
-	mount -t 9p -o "$opts" swtout "/newroot$out" || fail "cannot mount results share at $out"
-	mount -t proc proc /newroot/proc
-	mount -t sysfs sysfs /newroot/sys
-	mount -t devtmpfs devtmpfs /newroot/dev
-	[ -x "/newroot$out/guest.sh" ] || fail "no guest script in $out"
-	echo "init: preparing the root with $out/guest.sh"
-	chroot /newroot "$out/guest.sh" || fail "preparing the root failed"
-	umount /newroot/proc /newroot/sys /newroot/dev
-	echo "init: starting systemd"
-	exec switch_root /newroot /lib/systemd/systemd
+else
+	mount -t 9p -o "$opts,ro,cache=loose" hostroot /root || fail "cannot mount host root"
 fi
-mount -t 9p -o "$opts,ro,cache=loose" hostroot /root || fail "cannot mount host root"
 mount -t proc proc /root/proc
 mount -t sysfs sysfs /root/sys
 mount -t devtmpfs devtmpfs /root/dev
@@ -65,6 +54,8 @@ ln -s /proc/self/fd/2 /root/dev/stderr
 # The guest gets fresh /tmp, /run and /var/tmp; a checkout under one of
 # them (a clone in /tmp is the usual first try) is kept visible: its host
 # view is set aside before the tmpfs covers it, then moved back in place.
+# (systemd keeps a /run that is a mount already, and its cleaning of /tmp
+# at boot stops at the checkout's mount point.)
 kept=""
 for d in /tmp /var/tmp /run; do
 	case "$top/" in
@@ -85,5 +76,13 @@ mount -t debugfs debugfs /root/sys/kernel/debug
 mkdir -p "/root$out" 2>/dev/null
 mount -t 9p -o "$opts" swtout "/root$out" || fail "cannot mount results share at $out"
 [ -x "/root$out/guest.sh" ] || fail "no guest script in $out"
+if [ "${systemd:-0}" = 1 ]; then
+	# the guest script prepares the root (units, configuration, modules)
+	# in a chroot, then systemd starts from it
+	echo "init: preparing the root with $out/guest.sh"
+	chroot /root "$out/guest.sh" || fail "preparing the root failed"
+	echo "init: starting systemd"
+	exec switch_root /root /lib/systemd/systemd
+fi
 echo "init: running $out/guest.sh"
 exec chroot /root "$out/guest.sh"

@@ -206,26 +206,34 @@ hog_mib() {
 }
 
 # memcg_run NAME MAX_MIB LOG CMD...: run CMD in the memory cgroup NAME,
-# limited to MAX_MIB, its output in LOG; returns CMD's status, or 125 when
-# no memory cgroup can be made. Its pages are swapped out by the cgroup's
-# own reclaim, the same swap-out path as the guest's (shrink_lruvec, under
-# the reclaimer's plug), while the rest of the guest keeps its memory: a
-# swap load costs what it swaps, not a thrashing guest, and it does not
-# depend on the guest's memory size.
+# limited to MAX_MIB, its output in LOG; returns CMD's status. Its pages
+# are swapped out by the cgroup's own reclaim, the same swap-out path as
+# the guest's (shrink_lruvec, under the reclaimer's plug), while the rest
+# of the guest keeps its memory: a swap load costs what it swaps, not a
+# thrashing guest, and it does not depend on the guest's memory size. On
+# a kernel without memory cgroups (the debug kernel) the whole guest is
+# squeezed to MAX_MIB available instead (mem_squeeze), and it says so;
+# 125 if neither can be done.
 memcg_run() {
-	local cg=/sys/fs/cgroup/$1 max=$2 log=$3 rc
+	local name=$1 cg=/sys/fs/cgroup/$1 max=$2 log=$3 rc
 	shift 3
-	if ! { mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup; } ||
+	if ! { mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup; } 2>/dev/null ||
 		! { grep -qw memory /sys/fs/cgroup/cgroup.subtree_control ||
-			echo +memory >/sys/fs/cgroup/cgroup.subtree_control; } ||
-		! { mkdir -p "$cg" && echo "${max}M" >"$cg/memory.max"; }; then
-		echo "# memcg_run: no memory cgroup $cg (CONFIG_MEMCG?)"
-		return 125
+			echo +memory >/sys/fs/cgroup/cgroup.subtree_control; } 2>/dev/null ||
+		! { mkdir -p "$cg" && echo "${max}M" >"$cg/memory.max"; } 2>/dev/null; then
+		rmdir "$cg" 2>/dev/null
+		echo "# memcg_run: no memory cgroup (CONFIG_MEMCG?): the guest squeezed to $max MiB available instead"
+		mem_squeeze "$max" || { echo "# memcg_run: cannot pin memory either"; return 125; }
+		"$@" >"$log" 2>&1
+		rc=$?
+		mem_release
+		return $rc
 	fi
-	(echo "$BASHPID" >"$cg/cgroup.procs" && exec "$@") >"$log" 2>&1
+	(echo "$BASHPID" >"$cg/cgroup.procs" || exit 125; exec "$@") >"$log" 2>&1
 	rc=$?
-	echo "# memcg $1 (memory.max $max MiB): exit $rc, memory.peak" \
-		"$(cat "$cg/memory.peak" 2>/dev/null), memory.swap.peak $(cat "$cg/memory.swap.peak" 2>/dev/null)"
+	echo "# memcg $name (memory.max $max MiB): exit $rc, memory.peak" \
+		"$(cat "$cg/memory.peak" 2>/dev/null || echo n/a)," \
+		"memory.swap.peak $(cat "$cg/memory.swap.peak" 2>/dev/null || echo n/a)"
 	rmdir "$cg" 2>/dev/null
 	return $rc
 }
@@ -240,18 +248,24 @@ memcg_hog() {
 # mem_squeeze MIB: pin memory in a ramfs (never reclaimed, never swapped)
 # until about MIB MiB are available, for a case that needs the whole guest
 # short of memory (global reclaim, the OOM killer) at the cost of a small
-# guest's load; mem_release gives it back, and tests/vm/guest-cases.sh
-# does after every case.
+# guest's load; fails if memory is pinned already. mem_release gives it
+# back, and tests/vm/guest-cases.sh does after every case (and fails the
+# case if it cannot).
 SWT_SQUEEZE=/run/swt-squeeze
 mem_squeeze() {
 	local pin
+	mountpoint -q "$SWT_SQUEEZE" && { echo "# mem_squeeze: memory is pinned already"; return 1; }
 	pin=$(($(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo) - $1))
 	[ "$pin" -gt 0 ] || return 0
 	mkdir -p "$SWT_SQUEEZE" && mount -t ramfs swt-squeeze "$SWT_SQUEEZE" || return 1
-	dd if=/dev/zero of="$SWT_SQUEEZE/pin" bs=1M count="$pin" status=none || return 1
+	dd if=/dev/zero of="$SWT_SQUEEZE/pin" bs=1M count="$pin" status=none || { mem_release; return 1; }
 	echo "# mem_squeeze: $pin MiB pinned, $(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo) MiB available"
 }
-mem_release() { umount "$SWT_SQUEEZE" 2>/dev/null; rmdir "$SWT_SQUEEZE" 2>/dev/null; true; }
+mem_release() {
+	! mountpoint -q "$SWT_SQUEEZE" || umount "$SWT_SQUEEZE" || return 1
+	rmdir "$SWT_SQUEEZE" 2>/dev/null
+	return 0
+}
 
 # hog_reap SUB: kill what is left of memhog (a SIGBUS or the OOM killer may
 # have taken the parent and left children running); not ok SUB if it stays

@@ -11,7 +11,9 @@
 #   tests/vm/suite.sh --kernel SERIES [--out DIR] [--mem SIZE] [CASE...]
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-series="" out="" mem=${SWT_VM_MEM:-512M} timeout=${SWT_VM_TIMEOUT:-1500}
+# One boot runs every case, each under its own "# timeout:"; the VM's own
+# limit (SWT_VM_TIMEOUT) only bounds a guest that hangs between cases.
+series="" out="" mem=${SWT_VM_MEM:-512M} timeout=${SWT_VM_TIMEOUT:-3600}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) series=$2; shift 2 ;;

@@ -7,7 +7,7 @@
 mode=$1
 CASE=boot
 . "$SWT_TOP/tests/vm/lib.sh"
-exec > >(tee "$SWT_OUT/results") 2>&1
+exec >"$SWT_OUT/results" 2>&1
 by_id=/dev/disk/by-id/virtio-swt
 
 swap_prio() {	# NAME: its priority in swapon --show, empty if not swap
@@ -23,6 +23,8 @@ check swap-on test "$(swap_prio bootswap)" = 5
 check tiers-by-id bash -c "dmsetup table bootswap | grep -q ' 2 $(dev_mm "${by_id}-a") $(dev_mm "${by_id}-b") '"
 check options bash -c "dmsetup table bootswap | grep -q ' discard_passdown$'"
 journalctl -b -u dmswaptier.service --no-pager -o cat >"$SWT_OUT/journal.txt" 2>&1
+# the journal holds the unit's run (so that what follows checks something)
+check journal-read grep -q 'dmswaptier' "$SWT_OUT/journal.txt"
 check journal-no-dm-error bash -c "! grep -q 'ioctl' '$SWT_OUT/journal.txt'"
 if [ "$mode" = missing ]; then
 	check missing/said grep -q "bootgone: tier ${by_id}-gone is missing" "$SWT_OUT/journal.txt"
@@ -35,4 +37,5 @@ check stop/removed bash -c '! dmsetup info bootswap >/dev/null 2>&1'
 systemctl status dmswaptier.service --no-pager >>"$SWT_OUT/journal.txt" 2>&1
 echo "$FAILED" >"$SWT_OUT/rc"
 sync
+cat "$SWT_OUT/results" >/dev/console
 systemctl poweroff --no-block

@@ -9,8 +9,12 @@
 set -eu
 mode=$1
 abi=$SWT_ABI
-# the host's mounts and swap are not this machine's
+# the host's mounts, encrypted volumes and swap are not this machine's,
+# nor its journal (which would be copied up into the tmpfs to be written)
 : >/etc/fstab
+: >/etc/crypttab
+mkdir -p /etc/systemd/journald.conf.d
+printf '[Journal]\nStorage=volatile\n' >/etc/systemd/journald.conf.d/swt-boot.conf
 # the host may be a container; this guest is a machine (systemd would
 # skip udev, which makes the /dev/disk/by-id links, in a container)
 rm -f /.dockerenv /run/.containerenv
@@ -36,8 +40,10 @@ wait = 3
 CONF
 fi
 
+# paths in unit files: % is systemd's specifier character
+esc() { printf '%s' "${1//%/%%}"; }
 # the unit as make install-tool installs it, enabled
-sed "s|@SBINDIR@|$SWT_TOP/build/bin|g" "$SWT_TOP/tools/dmswaptier/dmswaptier.service" \
+sed "s|@SBINDIR@|$(esc "$SWT_TOP")/build/bin|g" "$SWT_TOP/tools/dmswaptier/dmswaptier.service" \
 	>/etc/systemd/system/dmswaptier.service
 systemctl enable dmswaptier.service
 
@@ -50,16 +56,21 @@ Requires=basic.target
 After=basic.target
 Wants=swt-report.service
 AllowIsolate=yes
+# a boot that never gets there powers off, instead of waiting for the
+# host's timeout
+JobTimeoutSec=240
+JobTimeoutAction=poweroff-force
 UNIT
 systemctl set-default swt-boot.target
 cat >/etc/systemd/system/swt-report.service <<UNIT
 [Unit]
 Description=dm-swaptier boot test: checks
 After=basic.target dmswaptier.service
+FailureAction=poweroff-force
 
 [Service]
 Type=oneshot
-Environment=SWT_TOP=$SWT_TOP SWT_OUT=$SWT_OUT SWT_ABI=$SWT_ABI
-ExecStart=/bin/bash $SWT_TOP/tests/vm/boot/report.sh $mode
+Environment="SWT_TOP=$(esc "$SWT_TOP")" "SWT_OUT=$(esc "$SWT_OUT")" "SWT_ABI=$SWT_ABI"
+ExecStart=/bin/bash "$(esc "$SWT_TOP")/tests/vm/boot/report.sh" $mode
 StandardOutput=journal+console
 UNIT

@@ -36,18 +36,20 @@ for s in "$@"; do
 			cp "$ko" "$mods/$abi/updates/dkms/" &&
 			depmod -b "$out/modroot" "$abi" ||
 			{ echo "not ok boot/$s/$mode: cannot make the modules tree"; failed=1; continue; }
-		"$top/tests/vm/run.sh" --kernel "$s" --out "$out" --systemd --timeout 900 \
-			--append "systemd.show_status=1" \
+		"$top/tests/vm/run.sh" --kernel "$s" --out "$out" --systemd --timeout 400 \
+			--append "systemd.show_status=1 systemd.mask=emergency.service systemd.mask=rescue.service" \
 			--disk a:64 --disk b:256 --disk c:256 \
 			-- "$top/tests/vm/boot/setup.sh" "$mode" 2>"$out/run.err"
 		rc=$?
 		sed -n "s|^\(not \)*ok boot/|&$s/$mode/|p" "$out/results" 2>/dev/null
 		grep -q '^not ok' "$out/results" 2>/dev/null && failed=1
+		why=$(grep -v '^run.sh: waiting' "$out/run.err" | head -n 1)
 		if ! grep -q '^ok' "$out/results" 2>/dev/null; then
-			echo "not ok boot/$s/$mode: no result ($(grep -v '^run.sh: waiting' "$out/run.err" | head -n 1); console: $out/console.log)"
+			echo "not ok boot/$s/$mode: no result ($why; console: $out/console.log)"
 			failed=1
-		elif [ $rc -ne 0 ] && ! grep -q '^not ok' "$out/results"; then
-			echo "not ok boot/$s/$mode: exit $rc ($(head -n 1 "$out/run.err"))"
+		elif [ $rc -ge 124 ] || { [ $rc -ne 0 ] && ! grep -q '^not ok' "$out/results"; }; then
+			# a timeout, a kernel splat or no status, whatever the checks said
+			echo "not ok boot/$s/$mode: exit $rc ($why; console: $out/console.log)"
 			failed=1
 		fi
 		rm -rf "$out/modroot"

@@ -55,7 +55,7 @@ swapoff /dev/mapper/sw
 # swap discards what it frees; the trim worker unmaps asynchronously:
 # wait until it has nothing left (a cluster swap still held keeps its
 # blocks mapped, so "mapped" need not fall)
-poll '[ "$(swt_stat sw pending ready trimming)" = "0 0 0" ]' 30
+check trims-done poll '[ "$(swt_stat sw pending ready trimming)" = "0 0 0" ]' 30
 after=$(swt_stat sw mapped)
 echo "# mapped blocks: $before before swapoff, $after after"
 discarded=$(swt_stat sw discarded_blocks)

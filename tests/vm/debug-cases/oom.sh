@@ -18,8 +18,8 @@ swt_create oom $((96 * 2048)) "$A" "$B" -- discard_passdown || die "cannot creat
 mkswap -q /dev/mapper/oom >/dev/null || die "mkswap"
 swapon --discard /dev/mapper/oom || die "swapon"
 swap_mib=$(($(blockdev --getsz /dev/mapper/oom) / 2048))
-kills0=$(awk '$1 == "oom_kill" {print $2}' /proc/vmstat)
 mem_squeeze 128 || die "cannot pin memory"
+kills0=$(awk '$1 == "oom_kill" {print $2}' /proc/vmstat)
 for round in 1 2; do
 	avail=$(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)
 	mib=$(((avail + swap_mib + 96) / 3))
