@@ -1,5 +1,6 @@
 #!/bin/bash
 # timeout: 300
+# debug-lane: full
 # dmswaptier activate and deactivate, as the boot unit runs them, from a
 # configuration naming the guest's disks: every device whose tiers exist
 # is created and swapped on with its options, size, priority and discard
