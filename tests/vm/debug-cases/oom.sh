@@ -5,7 +5,7 @@
 # RAM plus swap (96 MiB of swap over both tiers, so that a round stays
 # short under emulation), with the hung-task detector at 60 s. The OOM killer must
 # act (that is the point) and print its report, a stack by design: hence
-# "expect: call-traces". The guest is squeezed to about 128 MiB available
+# "expect: call-traces". The guest is squeezed to about 96 MiB available
 # (mem_squeeze). No round may hang, no page may read back wrong,
 # and after the rounds swapoff, the map check and unloading all succeed.
 . "$SWT_TOP/tests/vm/lib.sh"
@@ -18,7 +18,7 @@ swt_create oom $((96 * 2048)) "$A" "$B" -- discard_passdown || die "cannot creat
 mkswap -q /dev/mapper/oom >/dev/null || die "mkswap"
 swapon --discard /dev/mapper/oom || die "swapon"
 swap_mib=$(($(blockdev --getsz /dev/mapper/oom) / 2048))
-mem_squeeze 128 || die "cannot pin memory"
+mem_squeeze 96 || die "cannot pin memory"
 kills0=$(awk '$1 == "oom_kill" {print $2}' /proc/vmstat)
 for round in 1 2; do
 	avail=$(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)
