@@ -69,9 +69,8 @@ rm -f /tmp/fr.*
 # --- swap with the slow tier failing 20 % of the requests memhog submits.
 # Only memhog's: a failed swap-in kills its task with SIGBUS, and for PID 1
 # (this guest's script) that is a panic. memhog's direct reclaim writes out
-# other tasks' pages too; a failed write only keeps the page in memory.
-# (The debug kernel has no memory cgroups: the guest is squeezed to 128 MiB
-# available instead, mem_squeeze.)
+# other tasks' pages too (the whole guest is squeezed to 128 MiB available,
+# mem_squeeze); a failed write only keeps the page in memory.
 swt_create frs "$(swt_max_len "$A" "$C")" "$A" "$C" -- discard_passdown || die "cannot create"
 mkswap -q /dev/mapper/frs >/dev/null || die "mkswap"
 swapon --discard /dev/mapper/frs || die "swapon"
