@@ -197,12 +197,20 @@ bt_summary() {
 		END { printf "%d %d %d %d\n", w, ws, r, rs }'
 }
 
-# hog_mib: per-process size for 3 memhog processes that together need
-# about 160 MiB more than the memory available: enough to swap hard, not
-# enough to run the 256 MiB reference swap device out of space.
+# hog_mib [EXTRA]: per-process size for 3 memhog processes that together
+# need EXTRA MiB (default 160) more than the memory available: enough to
+# swap hard, not enough to run the 256 MiB reference swap device out of
+# space.
 hog_mib() {
 	local avail; avail=$(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)
-	echo $(((avail + 160) / 3))
+	echo $(((avail + ${1:-160}) / 3))
+}
+
+# swap_prio NAME: the priority of /dev/mapper/NAME in swapon --show,
+# empty if it is not swap
+swap_prio() {
+	local dev; dev=$(readlink -f "/dev/mapper/$1")
+	swapon --show=NAME,PRIO --noheadings --raw | awk -v d="$dev" '$1 == d {print $2}'
 }
 
 # memcg_run NAME MAX_MIB LOG CMD...: run CMD in the memory cgroup NAME,

@@ -11,10 +11,6 @@ CASE=boot
 exec >"$SWT_OUT/results" 2>&1
 by_id=/dev/disk/by-id/virtio-swt
 
-swap_prio() {	# NAME: its priority in swapon --show, empty if not swap
-	local dev; dev=$(readlink -f "/dev/mapper/$1")
-	swapon --show=NAME,PRIO --noheadings --raw | awk -v d="$dev" '$1 == d {print $2}'
-}
 # activate exits 2 when it skipped a device: the unit is active either way
 check unit-active systemctl is-active -q dmswaptier.service
 check module-loaded test -d /sys/module/dm_swaptier

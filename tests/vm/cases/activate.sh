@@ -50,10 +50,6 @@ cleanup
 # signature would not): start from blank disks.
 wipefs -a "$A" "$B" "$C" "$D" >/dev/null 2>&1
 
-swap_prio() {	# NAME: its priority in swapon --show, empty if not swap
-	local dev; dev=$(readlink -f "/dev/mapper/$1")
-	swapon --show=NAME,PRIO --noheadings --raw | awk -v d="$dev" '$1 == d {print $2}'
-}
 dm_num() { dmsetup info -c --noheadings --separator : -o major,minor "$1" 2>/dev/null; }
 ms() { echo $(($(date +%s%N) / 1000000)); }
 

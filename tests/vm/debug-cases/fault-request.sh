@@ -77,7 +77,7 @@ swapon --discard /dev/mapper/frs || die "swapon"
 inject 20 task
 mem_squeeze 128 || die "cannot pin memory"
 # about 96 MiB more than is available: more than tier 0 (64 MiB) holds
-mib=$((($(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo) + 96) / 3))
+mib=$(hog_mib 96)
 bash -c 'echo 1 >/proc/self/make-it-fail && exec "$@"' memhog \
 	"$SWT_TOP/build/bin/memhog" 3 "$mib" 1 >/tmp/frs.hog 2>&1
 hrc=$?
