@@ -145,6 +145,19 @@ teardown() {
 
 vmstat() { awk -v k="$1" '$1 == k {v = $2} END {print (v == "" ? 0 : v)}' /proc/vmstat; }
 
+# sample_loop FILE: every 5 s, what swap holds against what the target
+# keeps mapped, per tier, and tier 0's heat histogram (docs: "heat")
+sample_loop() {
+	local t=0
+	echo "# s swap_used_blocks swapcache_blocks mapped tier0.mapped tier1.mapped tier1.reads demoted promoted | heat tier0 | heat tier1" >"$1"
+	while sleep 5; do
+		t=$((t + 5))
+		echo "$t $(awk '/SwapTotal/ {t = $2} /SwapFree/ {f = $2} /SwapCached/ {c = $2} END {print int((t - f) / 4), int(c / 4)}' /proc/meminfo)" \
+			"$(swt_stat bs mapped tier0.mapped tier1.mapped tier1.reads demoted promoted)" \
+			"| $(dmsetup message bs 0 heat 2>/dev/null | tr '\n' '|')" >>"$1"
+	done
+}
+
 # run CONFIG LABEL WORKLOAD ARGS...: one measured run; appends its JSON line
 run() {
 	local cfg=$1 label=$2 wl=$3; shift 3
@@ -163,9 +176,15 @@ run() {
 	# pages swap read ahead, and those of them used before reclaim
 	ra0=$(vmstat swap_ra) rah0=$(vmstat swap_ra_hit)
 	t0=$(date +%s.%N)
+	local sampler=
+	if [ "${cfg%%-*}" = swaptier ]; then
+		mkdir -p "$SWT_OUT/samples"
+		sample_loop "$SWT_OUT/samples/$cfg-$label.txt" & sampler=$!
+	fi
 	line=$("$sb" "$wl" "$@" 2>"/tmp/$cfg-$label.err")
 	rc=$?
 	t1=$(date +%s.%N)
+	[ -n "$sampler" ] && { kill "$sampler"; wait "$sampler" 2>/dev/null; }
 	ra=$(($(vmstat swap_ra) - ra0)) rah=$(($(vmstat swap_ra_hit) - rah0))
 	bt_stop
 	bt_complete || echo "# $cfg/$label: blktrace lost events"
