@@ -88,8 +88,8 @@ struct swt_knob_desc {
  */
 #define SWT_KNOB_DESCS {							\
 	[SWT_K_MIGRATION]	= { "migration", 0, 1, 1, 1 },		\
-	[SWT_K_LOW_WM]		= { "low_watermark", 0, 90, 10, 0 },	\
-	[SWT_K_HIGH_WM]		= { "high_watermark", 1, 95, 20, 0 },	\
+	[SWT_K_LOW_WM]		= { "low_watermark", 0, 90, 3, 0 },	\
+	[SWT_K_HIGH_WM]		= { "high_watermark", 1, 95, 6, 0 },	\
 	[SWT_K_PROMOTE_HEAT]	= { "promote_heat", 1, 255, 3, 0 },	\
 	[SWT_K_HEAT_PERIOD]	= { "heat_period", 100, 3600000, 10000, 0 },	\
 	[SWT_K_MIG_IDLE]	= { "migration_idle", 0, 60000, 200, 0 },	\

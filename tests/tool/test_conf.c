@@ -125,7 +125,7 @@ static void test_mistakes(void)
 		{ "[a]\ntiers = /x\noptions = reserve_blocks=15\n", "b.conf:3: options: reserve_blocks: '15'" },
 		{ "[a]\ntiers = /x\noptions = migration=maybe\n", "b.conf:3: options: migration: on or off, not 'maybe'" },
 		{ "[a]\ntiers = /x\noptions = migration=on Migration=off\n", "b.conf:3: options: option Migration given twice" },
-		{ "[a]\ntiers = /x\noptions = low_watermark=30\n", "b.conf:3: options: low_watermark (30) must be below high_watermark (20)" },
+		{ "[a]\ntiers = /x\noptions = low_watermark=30\n", "b.conf:3: options: low_watermark (30) must be below high_watermark (6)" },
 		{ "[a]\ntiers = /x\noptions = =5\n", "b.conf:3: options: '=5' is not an option" },
 		/* a key twice in a section; a comment after a value */
 		{ "[a]\ntiers = /x\nsize = 4G\n\nsize = 8G\n", "b.conf:5: size given again (first at line 3)" },

@@ -24,6 +24,13 @@ static void setup(void)
 	EXPECT_EQ(swt_map_create(&m, 450, 2, tiers, 50, 1, 16), 0);
 	EXPECT_EQ(swt_policy_create(&pol, NULL, 450), 0);
 	swt_plan_init(&pl);
+	/*
+	 * The cases below count blocks on a 100-block tier 0 that demotes
+	 * when fewer than 10 are free, until 20 are; test_default_watermarks
+	 * checks the defaults.
+	 */
+	pl.knob[SWT_K_LOW_WM] = 10;
+	pl.knob[SWT_K_HIGH_WM] = 20;
 }
 
 static void teardown(void)
@@ -133,6 +140,27 @@ static void test_knobs(void)
 	EXPECT(swt_plan_knobs_conflict(knob) == NULL);
 	knob[SWT_K_LOW_WM] = knob[SWT_K_HIGH_WM];
 	EXPECT(swt_plan_knobs_conflict(knob) != NULL);
+}
+
+/*
+ * By default demotion starts below 3 % free and stops at 6 %: the fast
+ * tier stays nearly full of blocks swap may read back.
+ */
+static void test_default_watermarks(void)
+{
+	setup();
+	swt_plan_init(&pl);			/* the defaults, not setup()'s */
+	EXPECT_EQ(pl.knob[SWT_K_LOW_WM], 3);
+	EXPECT_EQ(pl.knob[SWT_K_HIGH_WM], 6);
+	write_blocks(0, 97);			/* 3 free: not below 3 % */
+	EXPECT(!swt_plan_wanted(&pl, &m, 0));
+	EXPECT_EQ(migrate_all(false, NULL), 0);
+	write_blocks(97, 1);			/* 2 free */
+	EXPECT(swt_plan_wanted(&pl, &m, 0));
+	EXPECT(migrate_all(false, NULL) >= 4);
+	EXPECT(swt_plan_tier_free(&m, 0) >= 6);
+	EXPECT(!pl.demoting[0]);
+	teardown();
 }
 
 /* Tier 0 filled: cold blocks go down first, hot ones stay, to the high mark. */
@@ -535,6 +563,7 @@ int main(void)
 	static const struct unit_test tests[] = {
 		{ "heat_model", test_heat_model },
 		{ "knobs", test_knobs },
+		{ "default_watermarks", test_default_watermarks },
 		{ "demote_cold_first", test_demote_cold_first },
 		{ "demote_escalates", test_demote_escalates },
 		{ "promote_hot_when_idle", test_promote_hot_when_idle },
