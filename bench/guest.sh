@@ -145,16 +145,21 @@ teardown() {
 
 vmstat() { awk -v k="$1" '$1 == k {v = $2} END {print (v == "" ? 0 : v)}' /proc/vmstat; }
 
-# sample_loop FILE: every 5 s, what swap holds against what the target
-# keeps mapped, per tier, and tier 0's heat histogram (docs: "heat")
+# sample_loop FILE DM: every 5 s until killed, the slots swap holds and
+# its swap cache (/proc/meminfo, in 4 KiB blocks), and for a dm-swaptier
+# device DM its stats message and heat histograms, one line each
+# (documented in README, "The benchmark"). Every configuration samples, so
+# that each pays the same for it.
 sample_loop() {
+	local out=$1 dm=$2
+	trap 'kill $! 2>/dev/null; exit 0' TERM
+	echo "# s swap_used_blocks swap_cache_blocks [| stats key=value... | heat reply]" >"$out"
 	local t=0
-	echo "# s swap_used_blocks swapcache_blocks mapped tier0.mapped tier1.mapped tier1.reads demoted promoted | heat tier0 | heat tier1" >"$1"
-	while sleep 5; do
+	while :; do
+		sleep 5 & wait $!
 		t=$((t + 5))
 		echo "$t $(awk '/SwapTotal/ {t = $2} /SwapFree/ {f = $2} /SwapCached/ {c = $2} END {print int((t - f) / 4), int(c / 4)}' /proc/meminfo)" \
-			"$(swt_stat bs mapped tier0.mapped tier1.mapped tier1.reads demoted promoted)" \
-			"| $(dmsetup message bs 0 heat 2>/dev/null | tr '\n' '|')" >>"$1"
+			"${dm:+| $(swt_stats "$dm" | tr '\n' ' ')| $(dmsetup message "$dm" 0 heat 2>/dev/null | tr '\n' '|')}" >>"$out"
 	done
 }
 
@@ -176,15 +181,14 @@ run() {
 	# pages swap read ahead, and those of them used before reclaim
 	ra0=$(vmstat swap_ra) rah0=$(vmstat swap_ra_hit)
 	t0=$(date +%s.%N)
-	local sampler=
-	if [ "${cfg%%-*}" = swaptier ]; then
-		mkdir -p "$SWT_OUT/samples"
-		sample_loop "$SWT_OUT/samples/$cfg-$label.txt" & sampler=$!
-	fi
+	mkdir -p "$SWT_OUT/samples"
+	local dm="" sampler
+	[ "${cfg%%-*}" = swaptier ] && dm=bs
+	sample_loop "$SWT_OUT/samples/$cfg-$label.txt" "$dm" & sampler=$!
 	line=$("$sb" "$wl" "$@" 2>"/tmp/$cfg-$label.err")
 	rc=$?
 	t1=$(date +%s.%N)
-	[ -n "$sampler" ] && { kill "$sampler"; wait "$sampler" 2>/dev/null; }
+	kill "$sampler"; wait "$sampler" 2>/dev/null
 	ra=$(($(vmstat swap_ra) - ra0)) rah=$(($(vmstat swap_ra_hit) - rah0))
 	bt_stop
 	bt_complete || echo "# $cfg/$label: blktrace lost events"
