@@ -185,7 +185,9 @@ run() {
 	local dm="" sampler
 	[ "${cfg%%-*}" = swaptier ] && dm=bs
 	sample_loop "$SWT_OUT/samples/$cfg-$label.txt" "$dm" & sampler=$!
-	line=$("$sb" "$wl" "$@" 2>"/tmp/$cfg-$label.err")
+	# the disks' requests during the timed phase (swapbench's phase_io)
+	line=$(SWAPBENCH_DISKS="$(for d in $devs; do basename "$d"; done | tr '\n' ' ')" \
+		"$sb" "$wl" "$@" 2>"/tmp/$cfg-$label.err")
 	rc=$?
 	t1=$(date +%s.%N)
 	kill "$sampler"; wait "$sampler" 2>/dev/null

@@ -11,7 +11,10 @@
  *	one process fills MIB, then makes ACCESSES page accesses, HOT_SHARE %
  *	of them to a scattered HOT_PCT % of the pages; WRITE_PCT % of the
  *	accesses (default 25) rewrite the page, the others only read it.
- *	Reports accesses per second of that phase.
+ *	Reports accesses per second of that phase. With SWAPBENCH_DISKS set
+ *	to disk names ("vdb vdd"), it also reports each disk's read and write
+ *	requests and merges during that phase, from /sys/block/NAME/stat:
+ *	phase_io=NAME:READS:READ_MERGES:WRITES:WRITE_MERGES,...
  *   swapbench idle IDLE_MIB MIB HOT_PCT HOT_SHARE ACCESSES [WRITE_PCT]
  *	a process fills IDLE_MIB and sleeps; memory is touched until nine
  *	tenths of its pages are swapped out (an idle program pushed out first,
@@ -293,6 +296,67 @@ static void idle_stop(void)
 	idle_pid = 0;
 }
 
+#define MAX_DISKS 8
+
+/*
+ * Read and write requests and merges of the disks SWAPBENCH_DISKS names,
+ * from their /sys/block/NAME/stat (fields 1, 2, 5 and 6); a disk that
+ * cannot be read counts 0.
+ */
+struct disk_io {
+	char name[32];
+	unsigned long long v[4];
+};
+
+static unsigned int disk_snap(struct disk_io *d)
+{
+	const char *list = getenv("SWAPBENCH_DISKS");
+	unsigned int n = 0;
+	char path[96];
+	int len;
+
+	while (list && *list && n < MAX_DISKS) {
+		unsigned long long f[6] = { 0 };
+		FILE *fh;
+
+		list += strspn(list, " ");
+		len = strcspn(list, " ");
+		if (!len)
+			break;
+		snprintf(d[n].name, sizeof(d[n].name), "%.*s", len, list);
+		list += len;
+		snprintf(path, sizeof(path), "/sys/block/%s/stat", d[n].name);
+		fh = fopen(path, "r");
+		if (!fh || fscanf(fh, "%llu %llu %llu %llu %llu %llu", &f[0],
+				  &f[1], &f[2], &f[3], &f[4], &f[5]) != 6)
+			memset(f, 0, sizeof(f));
+		if (fh)
+			fclose(fh);
+		d[n].v[0] = f[0];
+		d[n].v[1] = f[1];
+		d[n].v[2] = f[4];
+		d[n].v[3] = f[5];
+		n++;
+	}
+	return n;
+}
+
+/* " phase_io=..." into @buf: the differences since @d0, or "" */
+static void disk_diff(char *buf, size_t size, const struct disk_io *d0,
+		      unsigned int n)
+{
+	struct disk_io d1[MAX_DISKS];
+	unsigned int i, m = disk_snap(d1);
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < n && i < m && at < size; i++)
+		at += snprintf(buf + at, size - at, "%s%s:%llu:%llu:%llu:%llu",
+			       i ? "," : " phase_io=", d1[i].name,
+			       d1[i].v[0] - d0[i].v[0], d1[i].v[1] - d0[i].v[1],
+			       d1[i].v[2] - d0[i].v[2], d1[i].v[3] - d0[i].v[3]);
+}
+
 static int hotcold(size_t mib, unsigned int hot_pct, unsigned int hot_share,
 		   size_t accesses, unsigned int write_pct, uint64_t seed)
 {
@@ -300,6 +364,9 @@ static int hotcold(size_t mib, unsigned int hot_pct, unsigned int hot_share,
 	uint64_t *mem = map_pages(pages), s = seed | 1;
 	uint32_t *hot, *cold;
 	uint8_t *ver;
+	struct disk_io io0[MAX_DISKS];
+	unsigned int ndisks;
+	char phase_io[MAX_DISKS * 96];
 	double t0, t1;
 
 	/* the bookkeeping stays resident: only the region is measured */
@@ -326,6 +393,7 @@ static int hotcold(size_t mib, unsigned int hot_pct, unsigned int hot_share,
 		idle_stop();
 		return 2;
 	}
+	ndisks = disk_snap(io0);
 	t0 = now();
 	for (i = 0; i < accesses; i++) {
 		uint64_t r = rng(&s);
@@ -340,6 +408,7 @@ static int hotcold(size_t mib, unsigned int hot_pct, unsigned int hot_share,
 			put(mem + p * WORDS, value(7, p, ++ver[p]));
 	}
 	t1 = now();
+	disk_diff(phase_io, sizeof(phase_io), io0, ndisks);
 	for (p = 0; p < pages; p++)
 		bad += !good(mem + p * WORDS, value(7, p, ver[p]));
 	munmap(mem, pages * PAGE);
@@ -352,9 +421,9 @@ static int hotcold(size_t mib, unsigned int hot_pct, unsigned int hot_share,
 	} else {
 		printf("workload=hotcold ");
 	}
-	printf("mib=%zu hot_pct=%u hot_share=%u write_pct=%u seconds=%.3f accesses=%zu aps=%.0f bad=%zu verified=%d\n",
+	printf("mib=%zu hot_pct=%u hot_share=%u write_pct=%u seconds=%.3f accesses=%zu aps=%.0f bad=%zu verified=%d%s\n",
 	       mib, hot_pct, hot_share, write_pct, t1 - t0, accesses,
-	       accesses / (t1 - t0), bad, !bad);
+	       accesses / (t1 - t0), bad, !bad, phase_io);
 	return bad ? 1 : 0;
 }
 
