@@ -5,7 +5,12 @@ a Markdown report and gnuplot plots. Every figure is also given as a ratio
 against native swap from the same boot; the targets are printed next to
 the measured values.
 
-  report.py --meta META.json --runs RUNS.jsonl --out PREFIX --series S [--check]
+  report.py --meta META.json --runs RUNS.jsonl --base DIR --out PREFIX --series S [--check]
+
+--meta, --runs and --base may be repeated, once per boot of the same
+kernel and sizes (a full run split over several boots, a workload's runs
+all in one boot): the report covers every boot's runs, each compared with
+native swap from its own boot.
 
 Writes PREFIX.json, PREFIX.md and PREFIX-{sizes,time,fastread}.png. With
 --check, exits 1 unless every run of the plan (META's "plan") ran,
@@ -218,28 +223,50 @@ plot for [i=2:{len(WORKLOADS) + 1}] '{reads}' using i:xtic(1) title columnheader
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--meta", required=True)
-    ap.add_argument("--runs", required=True)
-    ap.add_argument("--base", required=True, help="directory of the traces")
+    ap.add_argument("--meta", required=True, action="append")
+    ap.add_argument("--runs", required=True, action="append")
+    ap.add_argument("--base", required=True, action="append",
+                    help="directory of the traces")
     ap.add_argument("--out", required=True)
     ap.add_argument("--series", required=True)
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
 
     problems = []
+    if not len(a.meta) == len(a.runs) == len(a.base):
+        print(f"not ok bench/{a.series}/data: one --meta, --runs and --base per boot")
+        return 1
+    boots = []
     try:
-        meta = json.load(open(a.meta))
-        lines = [json.loads(x) for x in open(a.runs) if x.strip()]
+        for m, r, b in zip(a.meta, a.runs, a.base):
+            boots.append((json.load(open(m)),
+                          [json.loads(x) for x in open(r) if x.strip()], b))
     except (OSError, ValueError) as e:
         print(f"not ok bench/{a.series}/data: {e}")
         return 1
+    meta = dict(boots[0][0])
+    meta["plan"] = [p for m, _, _ in boots for p in m.get("plan", [])]
+    meta["boots"] = len(boots)
+    same = ("kernel", "scale", "ram_mib", "pressure_mib", "hotcold_mib",
+            "hotcold_accesses", "aged_rounds", "idle_mib", "swaptier_opts")
+    for m, _, b in boots[1:]:
+        diff = [k for k in same if m.get(k) != meta.get(k)]
+        if diff:
+            problems.append(f"{b}: not the same kernel and sizes as {boots[0][2]}: "
+                            + ", ".join(diff))
     rows, fio = {}, None
-    for x in lines:
-        if "fio" in x:
-            fio = x["fio"]
-        else:
-            f = figures(a.base, x)
-            rows[(f["config"], f["workload"])] = f
+    workload_boot = {}
+    for m, lines, base in boots:
+        for x in lines:
+            if "fio" in x:
+                fio = x["fio"]
+                continue
+            f = figures(base, x)
+            # a workload's runs compare with native from their own boot
+            w = f["workload"]
+            if workload_boot.setdefault(w, base) != base:
+                problems.append(f"{f['config']}/{w}: runs of {w} in two boots")
+            rows[(f["config"], w)] = f
 
     plan = [tuple(x.split("/", 1)) for x in meta.get("plan", []) if "/" in x]
     if not plan:
@@ -337,6 +364,10 @@ def main():
         problems.append("plots: gnuplot did not make all three")
 
     md = [f"# dm-swaptier benchmark: {meta['kernel']} ({meta['scale']})", ""]
+    if meta["boots"] > 1:
+        md += [f"The runs come from {meta['boots']} boots of the same kernel with the "
+               "same sizes; each workload's runs (and the native run they are "
+               "compared with) come from one boot.", ""]
     disks = meta.get("disks", {})
 
     def rot(d):
