@@ -7,9 +7,13 @@
  * small shim headers (tests/unit/shim).
  *
  * Concurrency: the map does no locking of its own. Every function below
- * must be called with the owner's lock held (in the target, pool->lock,
- * taken with interrupts disabled); none of them sleeps or allocates, except
- * swt_map_create() and swt_map_destroy(), which may sleep.
+ * that takes a struct swt_map must be called with the owner's lock held
+ * (in the target, pool->lock, taken with interrupts disabled); none of them
+ * sleeps or allocates, except swt_map_create() and swt_map_destroy(),
+ * which may sleep and are called before the map is shared or after it no
+ * longer is. The sizing helpers swt_map_default_reserve(),
+ * swt_map_tier_use() and swt_map_tiers_use() are pure: any context, no
+ * lock (the constructor calls them).
  */
 #ifndef DM_SWAPTIER_MAP_H
 #define DM_SWAPTIER_MAP_H

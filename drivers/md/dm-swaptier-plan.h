@@ -4,8 +4,11 @@
  * blocks move between tiers from their heat (dm-swaptier-policy.h).
  *
  * Like the map, this is plain C with no bio or locking code, compiled
- * unchanged into the host unit tests. Every function is called with the
- * owner's lock held and neither sleeps nor allocates.
+ * unchanged into the host unit tests. No function sleeps or allocates.
+ * The knob helpers (swt_plan_knob_find/_parse/_knobs_conflict) are pure:
+ * any context, no lock (the constructor and the set message call them).
+ * swt_plan_init() runs before the planner is shared (constructor). Every
+ * other function is called with the owner's lock held (pool->lock).
  */
 #ifndef DM_SWAPTIER_PLAN_H
 #define DM_SWAPTIER_PLAN_H

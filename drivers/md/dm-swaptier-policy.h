@@ -40,7 +40,11 @@ struct swt_policy {
 	u8 *heat;		/* clock: one byte per logical block */
 };
 
-/* Create the policy called @name (NULL: the default). May sleep. */
+/*
+ * Create the policy called @name (NULL: the default), or free what
+ * swt_policy_create() allocated (process context: both may sleep; the
+ * policy is not shared yet, or no longer).
+ */
 int swt_policy_create(struct swt_policy *p, const char *name, u32 nr_logical);
 void swt_policy_destroy(struct swt_policy *p);
 

@@ -129,7 +129,7 @@ struct swt_target {
 
 /*---- dm-swaptier-io.c: the bio path ----*/
 
-/* Per-bio data (ti->per_io_data_size). */
+/* Per-bio data (ti->per_io_data_size); pure (any context, no lock). */
 unsigned int swt_io_per_bio_size(void);
 
 /* Set up and tear down the bio path's queues and works (process). */
@@ -147,7 +147,10 @@ int swt_io_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error);
 void swt_io_suspend(struct swt_pool *pool);
 void swt_io_resume(struct swt_pool *pool);
 
-/* Is there work for the pool worker (deferred writes, reclaim, trims)? */
+/*
+ * Is there work for the pool worker (deferred writes, reclaim, trims)?
+ * (locked: pool->lock held)
+ */
 bool __swt_io_kick_needed(struct swt_pool *pool);
 
 /* Queue the pool worker (any). */

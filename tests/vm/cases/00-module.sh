@@ -51,7 +51,6 @@ for ((i = 0; i < ${#names[@]}; i++)); do
 done
 if [ -z "$bad" ]; then ok status-equals-stats; else nok status-equals-stats "$bad"; fi
 check status-has-data test "${sv[0]:-0}" -ge 256
-check status-mode-rw test "${got[3 + 1 + 2 * 5 + 7]:-}" = rw
 check remove-two dmsetup remove st1
 check unload rmmod dm_swaptier
 check reload swt_load
