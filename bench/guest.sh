@@ -174,8 +174,11 @@ run() {
 	local base=${cfg%-ssd}
 	devs=$("setup_${base//-/_}" "$cfg") || { nok "$cfg/$label" "setup failed"; teardown; return; }
 	# dispatches only: the queued and merged counts come from the disk
-	# statistics, and a full trace would fill the guest's memory
-	BT_MASK=issue bt_start "/tmp/bt" $devs || nok "$cfg/$label" "blktrace did not start"
+	# statistics, and a full trace would fill the guest's memory; written
+	# straight to the host (the results share), not to the guest's tmpfs
+	mkdir -p "$SWT_OUT/traces"
+	BT_MASK=issue bt_start "$SWT_OUT/traces/$cfg-$label" $devs ||
+		nok "$cfg/$label" "blktrace did not start"
 	for d in $devs; do cp "/sys/block/$(basename "$d")/stat" "/tmp/stat0-$(basename "$d")"; done
 	in0=$(vmstat pswpin) out0=$(vmstat pswpout)
 	# pages swap read ahead, and those of them used before reclaim
@@ -194,10 +197,8 @@ run() {
 	ra=$(($(vmstat swap_ra) - ra0)) rah=$(($(vmstat swap_ra_hit) - rah0))
 	bt_stop
 	bt_complete || echo "# $cfg/$label: blktrace lost events"
-	# the raw traces go to the host, which parses them (bench/run.sh)
-	mkdir -p "$SWT_OUT/traces/$cfg-$label"
+	# the raw traces are on the host, which parses them (bench/run.sh)
 	for d in $devs; do
-		cp /tmp/bt/"$(basename "$d")".blktrace.* "$SWT_OUT/traces/$cfg-$label/"
 		# I/Os and merges, read then write, during the run
 		traces+="$sep{\"dev\":\"$(basename "$d")\",\"stat\":[$(paste \
 			"/tmp/stat0-$(basename "$d")" "/sys/block/$(basename "$d")/stat" |
@@ -221,7 +222,6 @@ run() {
 		"swap_ra=$ra swap_ra_hit=$rah," \
 		"$(awk -v a="$r0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.0f", b - a}') s in all"
 	teardown >/dev/null 2>&1
-	rm -rf /tmp/bt
 }
 
 wipe

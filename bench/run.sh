@@ -77,12 +77,13 @@ for s in "${series[@]}"; do
 	fi
 	# parse the guest's raw traces here, where it is fast
 	for d in "$vm"/traces/*/; do
-		for t in "$d"*.blktrace.0; do
+		for t in "$d"*.blktrace; do
 			[ -e "$t" ] || continue
-			dev=$(basename "$t" .blktrace.0)
-			blkparse -q -D "$d" -i "$dev" 2>/dev/null |
+			dev=$(basename "$t" .blktrace)
+			# one stream per device (tests/vm/lib.sh bt_start)
+			blkparse -q -i - <"$t" 2>/dev/null |
 				"$top/build/bin/dmswaptier" trace --analyse - --json >"$d$dev.json"
-			rm -f "$d$dev".blktrace.*
+			rm -f "$t"
 		done
 	done
 	abi=$(sed -n 's/.*"kernel":"\([^"]*\)".*/\1/p' "$vm/meta.json" 2>/dev/null)

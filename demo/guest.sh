@@ -39,7 +39,7 @@ echo "\$ (blkparse -q -i vda; blkparse -q -i vdb) | dmswaptier trace --analyse -
 # the text of both traces is larger than the guest's tmpfs and slow to
 # write over 9p: analyse it from a pipe and keep an excerpt of each
 for d in "$F" "$S"; do
-	blkparse -q -i "/tmp/bt/$(basename "$d")" |
+	bt_parse /tmp/bt "$d" |
 		awk -v f="$SWT_OUT/blkparse-$(basename "$d").txt" 'NR <= 20000 {print >f} {print}'
 done | "$T" trace --analyse -
 rm -rf /tmp/bt

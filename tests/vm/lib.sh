@@ -142,23 +142,36 @@ fio_verify() {
 	fi
 }
 
-# bt_start DIR DEV...: blktrace each device: by default the queue, merge
-# and dispatch events; BT_MASK="issue" for dispatches only (far fewer events,
-# which an emulated guest under memory pressure can keep up with).
+# bt_start DIR DEV...: blktrace each device into DIR/NAME.blktrace (one
+# stream per device, all CPUs; bt_parse reads it): by default the queue,
+# merge and dispatch events; BT_MASK="issue" for dispatches only (far
+# fewer events, which an emulated guest under memory pressure can keep up
+# with). The output is piped (-o -): written to a file, blktrace maps and
+# mlocks 16 relay buffers per device and CPU of it, 64 MiB of a small
+# guest's memory with 1 MiB buffers, which the measured load then lacks.
 bt_start() {
 	local dir=$1; shift
-	local args=() d
-	for d in "$@"; do args+=(-d "$d"); done
-	BT_DIR=$dir
-	rm -rf "$dir" && mkdir -p "$dir"
-	# large relay buffers: an emulated guest drains them slowly
-	local m masks=()
+	local d m masks=()
+	BT_DIR=$dir BT_PIDS=()
+	rm -rf "$dir" "$dir.out" && mkdir -p "$dir"
 	for m in ${BT_MASK:-queue issue}; do masks+=(-a "$m"); done
-	(cd "$dir" && exec blktrace -b 1024 -n 4 "${masks[@]}" "${args[@]}" \
-		>"$dir.out" 2>&1) &
-	BT_PID=$!
-	# blktrace has started when every device has its per-CPU trace file
-	poll "[ \$(ls $dir | grep -c 'blktrace\.0') -ge $# ]" 20
+	for d in "$@"; do
+		# 2 MiB of relay buffers per CPU: an emulated guest drains them slowly
+		blktrace -d "$d" -o - -b 256 -n 8 "${masks[@]}" \
+			>"$dir/$(basename "$d").blktrace" 2>>"$dir.out" &
+		BT_PIDS+=($!)
+	done
+	# blktrace has started when debugfs has every device's trace files
+	for d in "$@"; do
+		poll "[ -e /sys/kernel/debug/block/$(basename "$(readlink -f "$d")")/trace0 ]" 20 ||
+			return 1
+	done
+}
+# bt_parse DIR DEV [BLKPARSE-ARGS...]: blkparse DEV's trace from bt_start
+bt_parse() {
+	local f; f=$1/$(basename "$2").blktrace
+	shift 2
+	blkparse -q -i - "$@" <"$f"
 }
 # swt_quiet: no dm-swaptier device has a discard queued or running, or a
 # copy in flight
@@ -179,8 +192,8 @@ swt_quiet() {
 bt_stop() {
 	sync
 	poll swt_quiet 30 || echo "# bt_stop: background I/O still running"
-	kill -INT "$BT_PID" 2>/dev/null
-	wait "$BT_PID" 2>/dev/null
+	kill -INT "${BT_PIDS[@]}" 2>/dev/null
+	wait "${BT_PIDS[@]}" 2>/dev/null
 	# blktrace says so when its buffers overflowed: the counts are then low
 	grep -h -i 'dropped' "$BT_DIR.out" 2>/dev/null | sed 's/^/# blktrace: /'
 }
@@ -190,8 +203,7 @@ bt_complete() { ! grep -qE 'dropped [1-9]|You have [1-9]' "$BT_DIR.out" 2>/dev/n
 # bt_summary DIR DEV: "<writes> <write_sectors> <reads> <read_sectors>"
 # of the requests dispatched to DEV.
 bt_summary() {
-	local base; base=$(basename "$2")
-	blkparse -q -i "$1/$base" -f '%a %d %n\n' 2>/dev/null | awk '
+	bt_parse "$1" "$2" -f '%a %d %n\n' 2>/dev/null | awk '
 		$1 == "D" && $2 ~ /W/ && $3 > 0 { w++; ws += $3 }
 		$1 == "D" && $2 ~ /R/ && $3 > 0 { r++; rs += $3 }
 		END { printf "%d %d %d %d\n", w, ws, r, rs }'
