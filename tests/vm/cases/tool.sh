@@ -50,7 +50,7 @@ check map-matches-message test "$m1" = "$m2"
 check map-summary bash -c "'$T' map tl --summary | grep -q 'tier 0: '"
 
 # trace analysis agrees with blkparse's own totals
-for d in "$A" "$B"; do blkparse -q -i "/tmp/bt-tool/$(basename "$d")" >>/tmp/bt-tool.txt 2>/dev/null; done
+for d in "$A" "$B"; do bt_parse /tmp/bt-tool "$d" >>/tmp/bt-tool.txt 2>/dev/null; done
 read -r bw _ _ _ < <(bt_summary /tmp/bt-tool "$A")
 tw=$("$T" trace --analyse --json /tmp/bt-tool.txt |
 	jq --arg d "$(dev_mm "$A" | tr : ,)" '[.[] | select(.device == $d and .dir == "write")][0].dispatched')
