@@ -35,7 +35,7 @@ echo
 echo "\$ dmswaptier map swaptier0 --summary"
 "$T" map swaptier0 --summary
 echo
-echo "\$ (blkparse -q -i vda; blkparse -q -i vdb) | dmswaptier trace --analyse -    # blktrace of both tiers during the workload"
+echo "\$ (blkparse -q -i - <vda.blktrace; blkparse -q -i - <vdb.blktrace) | dmswaptier trace --analyse -    # blktrace of both tiers during the workload"
 # the text of both traces is larger than the guest's tmpfs and slow to
 # write over 9p: analyse it from a pipe and keep an excerpt of each
 for d in "$F" "$S"; do
