@@ -235,22 +235,28 @@ static void remove_dir(const char *dir)
 	rmdir(dir);
 }
 
-/* Run blkparse on the trace of device @base in @dir into @t. */
-static int parse_trace(struct swt_trace *t, const char *dir, char *base)
+/* Run blkparse on the trace stream in file @path into @t. */
+static int parse_trace(struct swt_trace *t, const char *path)
 {
 	char *argv[5];
-	int pipefd[2], rc;
+	int pipefd[2], in, rc;
 	pid_t pid;
 	FILE *f;
 
 	argv[0] = "blkparse";
 	argv[1] = "-q";
 	argv[2] = "-i";
-	argv[3] = base;
+	argv[3] = "-";
 	argv[4] = NULL;
-	if (pipe2(pipefd, O_CLOEXEC))
+	in = open(path, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
 		return -1;
-	pid = swt_spawn(argv, dir, -1, pipefd[1], true);
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		close(in);
+		return -1;
+	}
+	pid = swt_spawn(argv, NULL, in, pipefd[1], true);
+	close(in);
 	close(pipefd[1]);
 	if (pid < 0) {
 		close(pipefd[0]);
@@ -267,27 +273,43 @@ static int parse_trace(struct swt_trace *t, const char *dir, char *base)
 	return swt_wait(pid) || rc ? -1 : 0;
 }
 
-/* blktrace every tier of @name for @seconds, then parse what it wrote. */
+/*
+ * blktrace every tier of @name for @seconds, then parse what it wrote.
+ * blktrace writes one stream (-o -) to a file: given an output file of its
+ * own, it would map and mlock 16 of its relay buffers per tier and CPU
+ * (8 MiB each by default), memory taken from the swapping machine being
+ * measured.
+ */
 static void trace_device(struct swt_trace *t, const char *name, int seconds)
 {
-	char dir[PATH_MAX], secs[16], path[PATH_MAX + 192];
-	char dn[SWT_MAX_TIERS][160], *argv[7 + 2 * SWT_MAX_TIERS];
+	char dir[PATH_MAX], secs[16], path[PATH_MAX + 16];
+	char dn[SWT_MAX_TIERS][160], *argv[10 + 2 * SWT_MAX_TIERS];
 	struct sigaction sa = { .sa_handler = SIG_IGN }, old;
 	struct swt_table tb;
 	unsigned int i, k = 0;
+	int out, rc;
 	pid_t pid;
 
 	get_table(name, &tb);
 	tmp_path(dir, sizeof(dir), "dmswaptier-trace.XXXXXX");
 	if (!mkdtemp(dir))
 		err(EXIT_DEVICE, "cannot make a temporary directory");
+	snprintf(path, sizeof(path), "%s/trace", dir);
+	out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (out < 0) {
+		remove_dir(dir);
+		err(EXIT_DEVICE, "cannot make a temporary file");
+	}
 	snprintf(secs, sizeof(secs), "%d", seconds);
 	argv[k++] = "timeout";
 	argv[k++] = "--foreground";	/* blktrace gets the terminal's ^C */
+	argv[k++] = "--preserve-status";	/* blktrace's own exit status */
 	argv[k++] = "-s";
 	argv[k++] = "INT";
 	argv[k++] = secs;
 	argv[k++] = "blktrace";
+	argv[k++] = "-o";
+	argv[k++] = "-";
 	for (i = 0; i < tb.nr_tiers; i++) {
 		dev_name(tb.tier[i], dn[i], sizeof(dn[i]));
 		argv[k++] = "-d";
@@ -302,24 +324,18 @@ static void trace_device(struct swt_trace *t, const char *name, int seconds)
 	 */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old);
-	pid = swt_spawn(argv, dir, -1, -2, true);
+	pid = swt_spawn(argv, dir, -1, out, true);
+	close(out);
 	if (pid < 0) {
 		sigaction(SIGINT, &old, NULL);
 		remove_dir(dir);
 		err(EXIT_DEVICE, "cannot run blktrace");
 	}
-	swt_wait(pid);
-	for (i = 0; i < tb.nr_tiers; i++) {
-		char *base = strrchr(dn[i], '/') ? strrchr(dn[i], '/') + 1 :
-			     dn[i];
-
-		snprintf(path, sizeof(path), "%s/%s.blktrace.0", dir, base);
-		if (access(path, R_OK) || parse_trace(t, dir, base)) {
-			remove_dir(dir);
-			errx(EXIT_DEVICE,
-			     "%s: blktrace failed (debugfs mounted? root?)",
-			     name);
-		}
+	rc = swt_wait(pid);
+	if (rc || parse_trace(t, path)) {
+		remove_dir(dir);
+		errx(EXIT_DEVICE, "%s: blktrace failed (debugfs mounted? root?)",
+		     name);
 	}
 	remove_dir(dir);
 	sigaction(SIGINT, &old, NULL);
