@@ -8,9 +8,11 @@ the measured values.
   report.py --meta META.json --runs RUNS.jsonl --base DIR --out PREFIX --series S [--check]
 
 --meta, --runs and --base may be repeated, once per boot of the same
-kernel and sizes (a full run split over several boots, a workload's runs
-all in one boot): the report covers every boot's runs, each compared with
-native swap from its own boot.
+kernel, sizes and disks (a full run split over several boots, a
+workload's runs all in one boot): the report covers every boot's runs,
+each compared with native swap from its own boot. Runs of one workload
+from two boots, or boots that differ, are reported as problems, and
+--check then fails.
 
 Writes PREFIX.json, PREFIX.md and PREFIX-{sizes,time,fastread}.png. With
 --check, exits 1 unless every run of the plan (META's "plan") ran,
@@ -248,7 +250,8 @@ def main():
     meta["plan"] = [p for m, _, _ in boots for p in m.get("plan", [])]
     meta["boots"] = len(boots)
     same = ("kernel", "scale", "ram_mib", "pressure_mib", "hotcold_mib",
-            "hotcold_accesses", "aged_rounds", "idle_mib", "swaptier_opts")
+            "hotcold_accesses", "aged_rounds", "idle_mib", "swaptier_opts",
+            "disks")
     for m, _, b in boots[1:]:
         diff = [k for k in same if m.get(k) != meta.get(k)]
         if diff:
@@ -256,7 +259,7 @@ def main():
                             + ", ".join(diff))
     rows, fio = {}, None
     workload_boot = {}
-    for m, lines, base in boots:
+    for boot, (m, lines, base) in enumerate(boots):
         for x in lines:
             if "fio" in x:
                 fio = x["fio"]
@@ -264,7 +267,7 @@ def main():
             f = figures(base, x)
             # a workload's runs compare with native from their own boot
             w = f["workload"]
-            if workload_boot.setdefault(w, base) != base:
+            if workload_boot.setdefault(w, boot) != boot:
                 problems.append(f"{f['config']}/{w}: runs of {w} in two boots")
             rows[(f["config"], w)] = f
 
@@ -332,10 +335,10 @@ def main():
                v is not None and v <= 1)
         # the same during the timed phase only (hot/cold and idle), the
         # requests the measured accesses waited for
-        v = get("swaptier", w, "vs_native")["slow_read_requests_timed"]
-        if v is not None:
+        if get("swaptier", w, "slow_read_requests_timed") is not None:
+            v = get("swaptier", w, "vs_native")["slow_read_requests_timed"]
             target(f"slow-tier read requests vs native, timed phase ({w})", v,
-                   "<= 1", v <= 1)
+                   "<= 1", v is not None and v <= 1)
     for w in ("pressure", "aged"):
         if w in ran:
             v = get("swaptier", w, "vs_native")["write_requests"]

@@ -14,7 +14,8 @@
  *	Reports accesses per second of that phase. With SWAPBENCH_DISKS set
  *	to disk names ("vdb vdd"), it also reports each disk's read and write
  *	requests and merges during that phase, from /sys/block/NAME/stat:
- *	phase_io=NAME:READS:READ_MERGES:WRITES:WRITE_MERGES,...
+ *	phase_io=NAME:READS:READ_MERGES:WRITES:WRITE_MERGES,... (a disk
+ *	whose stat cannot be read is left out).
  *   swapbench idle IDLE_MIB MIB HOT_PCT HOT_SHARE ACCESSES [WRITE_PCT]
  *	a process fills IDLE_MIB and sleeps; memory is touched until nine
  *	tenths of its pages are swapped out (an idle program pushed out first,
@@ -299,43 +300,50 @@ static void idle_stop(void)
 #define MAX_DISKS 8
 
 /*
- * Read and write requests and merges of the disks SWAPBENCH_DISKS names,
- * from their /sys/block/NAME/stat (fields 1, 2, 5 and 6); a disk that
- * cannot be read counts 0.
+ * Read and write requests and merges of the disks SWAPBENCH_DISKS names
+ * (separated by blanks or commas), from their /sys/block/NAME/stat
+ * (fields 1, 2, 5 and 6). A name that is too long, holds a '/', or whose
+ * stat cannot be read is left out (ok = 0); at most MAX_DISKS are read.
  */
 struct disk_io {
 	char name[32];
+	int ok;
 	unsigned long long v[4];
 };
 
 static unsigned int disk_snap(struct disk_io *d)
 {
-	const char *list = getenv("SWAPBENCH_DISKS");
+	const char *list = getenv("SWAPBENCH_DISKS"), *sep = " \t\n,";
 	unsigned int n = 0;
 	char path[96];
-	int len;
+	size_t len;
 
 	while (list && *list && n < MAX_DISKS) {
-		unsigned long long f[6] = { 0 };
+		unsigned long long f[6];
 		FILE *fh;
 
-		list += strspn(list, " ");
-		len = strcspn(list, " ");
+		list += strspn(list, sep);
+		len = strcspn(list, sep);
 		if (!len)
 			break;
-		snprintf(d[n].name, sizeof(d[n].name), "%.*s", len, list);
+		d[n].ok = len < sizeof(d[n].name) && !memchr(list, '/', len);
+		snprintf(d[n].name, sizeof(d[n].name), "%.*s", (int)len, list);
 		list += len;
-		snprintf(path, sizeof(path), "/sys/block/%s/stat", d[n].name);
-		fh = fopen(path, "r");
-		if (!fh || fscanf(fh, "%llu %llu %llu %llu %llu %llu", &f[0],
-				  &f[1], &f[2], &f[3], &f[4], &f[5]) != 6)
-			memset(f, 0, sizeof(f));
-		if (fh)
-			fclose(fh);
-		d[n].v[0] = f[0];
-		d[n].v[1] = f[1];
-		d[n].v[2] = f[4];
-		d[n].v[3] = f[5];
+		if (d[n].ok) {
+			snprintf(path, sizeof(path), "/sys/block/%s/stat", d[n].name);
+			fh = fopen(path, "r");
+			d[n].ok = fh && fscanf(fh, "%llu %llu %llu %llu %llu %llu",
+					       &f[0], &f[1], &f[2], &f[3], &f[4],
+					       &f[5]) == 6;
+			if (fh)
+				fclose(fh);
+		}
+		if (d[n].ok) {
+			d[n].v[0] = f[0];
+			d[n].v[1] = f[1];
+			d[n].v[2] = f[4];
+			d[n].v[3] = f[5];
+		}
 		n++;
 	}
 	return n;
@@ -350,11 +358,17 @@ static void disk_diff(char *buf, size_t size, const struct disk_io *d0,
 	size_t at = 0;
 
 	buf[0] = 0;
-	for (i = 0; i < n && i < m && at < size; i++)
+	for (i = 0; i < n && i < m && at < size; i++) {
+		/* a disk unread at either end, or whose counts went back */
+		if (!d0[i].ok || !d1[i].ok || d1[i].v[0] < d0[i].v[0] ||
+		    d1[i].v[1] < d0[i].v[1] || d1[i].v[2] < d0[i].v[2] ||
+		    d1[i].v[3] < d0[i].v[3])
+			continue;
 		at += snprintf(buf + at, size - at, "%s%s:%llu:%llu:%llu:%llu",
-			       i ? "," : " phase_io=", d1[i].name,
+			       at ? "," : " phase_io=", d1[i].name,
 			       d1[i].v[0] - d0[i].v[0], d1[i].v[1] - d0[i].v[1],
 			       d1[i].v[2] - d0[i].v[2], d1[i].v[3] - d0[i].v[3]);
+	}
 }
 
 static int hotcold(size_t mib, unsigned int hot_pct, unsigned int hot_share,

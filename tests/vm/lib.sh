@@ -161,10 +161,17 @@ bt_start() {
 			>"$dir/$(basename "$d").blktrace" 2>>"$dir.out" &
 		BT_PIDS+=($!)
 	done
-	# blktrace has started when debugfs has every device's trace files
+	# a trace has started when its stream holds the note the kernel
+	# writes at BLKTRACESTART (the relay files in debugfs exist earlier,
+	# from the setup, and may be a stale trace's)
+	local i=0
 	for d in "$@"; do
-		poll "[ -e /sys/kernel/debug/block/$(basename "$(readlink -f "$d")")/trace0 ]" 20 ||
+		if ! poll "kill -0 ${BT_PIDS[i]} 2>/dev/null && [ -s '$dir/$(basename "$d").blktrace' ]" 20; then
+			kill -INT "${BT_PIDS[@]}" 2>/dev/null
+			wait "${BT_PIDS[@]}" 2>/dev/null
 			return 1
+		fi
+		i=$((i + 1))
 	done
 }
 # bt_parse DIR DEV [BLKPARSE-ARGS...]: blkparse DEV's trace from bt_start
@@ -197,8 +204,9 @@ bt_stop() {
 	# blktrace says so when its buffers overflowed: the counts are then low
 	grep -h -i 'dropped' "$BT_DIR.out" 2>/dev/null | sed 's/^/# blktrace: /'
 }
-# bt_complete: the last trace lost no events
-bt_complete() { ! grep -qE 'dropped [1-9]|You have [1-9]' "$BT_DIR.out" 2>/dev/null; }
+# bt_complete: the last trace lost no events (none dropped, no failed
+# write of its stream)
+bt_complete() { ! grep -qiE 'dropped [1-9]|You have [1-9]|failed' "$BT_DIR.out" 2>/dev/null; }
 
 # bt_summary DIR DEV: "<writes> <write_sectors> <reads> <read_sectors>"
 # of the requests dispatched to DEV.

@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static double ratio(u64 a, u64 b)
@@ -287,6 +288,7 @@ static void trace_device(struct swt_trace *t, const char *name, int seconds)
 	struct sigaction sa = { .sa_handler = SIG_IGN }, old;
 	struct swt_table tb;
 	unsigned int i, k = 0;
+	struct stat st;
 	int out, rc;
 	pid_t pid;
 
@@ -331,8 +333,13 @@ static void trace_device(struct swt_trace *t, const char *name, int seconds)
 		remove_dir(dir);
 		err(EXIT_DEVICE, "cannot run blktrace");
 	}
+	/*
+	 * A trace that started holds at least the kernel's start note;
+	 * blktrace exits 0 also when it could not start (a device traced
+	 * already), with nothing written.
+	 */
 	rc = swt_wait(pid);
-	if (rc || parse_trace(t, path)) {
+	if (rc || stat(path, &st) || !st.st_size || parse_trace(t, path)) {
 		remove_dir(dir);
 		errx(EXIT_DEVICE, "%s: blktrace failed (debugfs mounted? root?)",
 		     name);
