@@ -16,18 +16,24 @@ echo 1 >/proc/sys/kernel/sysrq
 # and its log starts with the model it ran on. (The disks are files on
 # the host, unthrottled, so that the suite's time goes into the checks.)
 disk_model() {	# CASE: set each disk's rotational flag, print the model
-	local l kind d spec
-	spec=" $(sed -n 's/^# disks: *//p' "$1" | head -n 1) "
+	local l kind d q w spec line="# disks:"
+	spec=" $(sed -n 's/^# disks: *//p' "$1" | head -n 1 | tr -d '\r') "
+	# words with "=" are the model: anything else there is a mistake
+	for w in $spec; do
+		[[ $w != *=* || $w =~ ^[a-d]=(ssd|hdd)$ ]] ||
+			echo "# disks: '$w' is not LETTER=ssd|hdd (letters a to d); ignored"
+	done
 	for l in a b c d; do
 		kind=hdd
 		[ $l = a ] && kind=ssd
 		[[ $spec =~ \ $l=(ssd|hdd)\  ]] && kind=${BASH_REMATCH[1]}
 		d=$(eval echo "\${SWT_DISK_${l^^}:-}")
 		[ -n "$d" ] || continue
-		echo $([ $kind = ssd ] && echo 0 || echo 1) >"/sys/block/$(basename "$d")/queue/rotational"
-		printf '%s%s' "$([ $l = a ] && echo '# disks:')" " ${l^^} ($(basename "$d")) $kind"
+		q=/sys/block/$(basename "$d")/queue/rotational
+		if [ $kind = ssd ]; then echo 0; else echo 1; fi >"$q"
+		line+=" ${l^^}=$(basename "$d") $kind (rotational $(cat "$q"))"
 	done
-	echo
+	echo "$line"
 }
 dmesg -C
 # the entries of /tmp that lead to the checkout and the results share (the
