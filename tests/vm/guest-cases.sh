@@ -25,12 +25,12 @@ disk_model() {	# CASE: set each disk's rotational flag, print the model
 	done
 	for l in a b c d; do
 		kind=hdd
-		[ $l = a ] && kind=ssd
+		[ "$l" = a ] && kind=ssd
 		[[ $spec =~ \ $l=(ssd|hdd)\  ]] && kind=${BASH_REMATCH[1]}
 		d=$(eval echo "\${SWT_DISK_${l^^}:-}")
 		[ -n "$d" ] || continue
 		q=/sys/block/$(basename "$d")/queue/rotational
-		if [ $kind = ssd ]; then echo 0; else echo 1; fi >"$q"
+		if [ "$kind" = ssd ]; then echo 0; else echo 1; fi >"$q"
 		line+=" ${l^^}=$(basename "$d") $kind (rotational $(cat "$q"))"
 	done
 	echo "$line"
