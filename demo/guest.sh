@@ -6,9 +6,13 @@
 set -u
 rep=$SWT_OUT/demo.txt
 exec > >(tee "$rep") 2>&1
-for q in /sys/block/vd*/queue/rotational; do echo 0 >"$q"; done
 swt_load
 F=$SWT_DISK_FAST S=$SWT_DISK_SLOW
+# what the disks stand for, as the kernel would see them: a small SSD
+# over a larger rotating disk (the device is still non-rotational: its
+# first tier is)
+echo 0 >"/sys/block/$(basename "$F")/queue/rotational"
+echo 1 >"/sys/block/$(basename "$S")/queue/rotational"
 len=$(swt_max_len "$F" "$S")
 table="0 $len swaptier 2 $F $S 1 discard_passdown"
 echo "\$ dmsetup create swaptier0 --table \"$table\""

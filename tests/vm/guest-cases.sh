@@ -8,9 +8,33 @@ logs=$SWT_OUT/cases
 mkdir -p "$logs"
 : >"$res"
 echo 1 >/proc/sys/kernel/sysrq
-# The test disks are files on the host's SSD: let the guest see them as
-# non-rotational, so that swap uses its cluster allocator and discards.
-for q in /sys/block/vd*/queue/rotational; do echo 0 >"$q"; done
+# What each test disk stands for, as the kernel would see it on a real
+# machine: by default disk A is an SSD (the fast tier, non-rotational) and
+# disks B, C and D are rotating disks (rotational), the mission's small SSD
+# over large HDDs. A case says what its disks stand for in a header line
+# "# disks: a=ssd b=hdd ..." (letters it does not name keep the default),
+# and its log starts with the model it ran on. (The disks are files on
+# the host, unthrottled, so that the suite's time goes into the checks.)
+disk_model() {	# CASE: set each disk's rotational flag, print the model
+	local l kind d q w spec line="# disks:"
+	spec=" $(sed -n 's/^# disks: *//p' "$1" | head -n 1 | tr -d '\r') "
+	# words with "=" are the model: anything else there is a mistake
+	for w in $spec; do
+		[[ $w != *=* || $w =~ ^[a-d]=(ssd|hdd)$ ]] ||
+			echo "# disks: '$w' is not LETTER=ssd|hdd (letters a to d); ignored"
+	done
+	for l in a b c d; do
+		kind=hdd
+		[ "$l" = a ] && kind=ssd
+		[[ $spec =~ \ $l=(ssd|hdd)\  ]] && kind=${BASH_REMATCH[1]}
+		d=$(eval echo "\${SWT_DISK_${l^^}:-}")
+		[ -n "$d" ] || continue
+		q=/sys/block/$(basename "$d")/queue/rotational
+		if [ "$kind" = ssd ]; then echo 0; else echo 1; fi >"$q"
+		line+=" ${l^^}=$(basename "$d") $kind (rotational $(cat "$q"))"
+	done
+	echo "$line"
+}
 dmesg -C
 # the entries of /tmp that lead to the checkout and the results share (the
 # guest keeps a checkout under /tmp visible: tests/vm/init.sh)
@@ -29,8 +53,9 @@ for c in "$@"; do
 	grep -q '^# expect: *call-traces' "$c" && traces=1
 	echo "=== case $name (timeout ${t}s)" >/dev/kmsg
 	[ $traces = 1 ] && dmesg -n 1
+	disk_model "$c" >"$logs/$name.log"
 	start=$(date +%s)
-	CASE=$name timeout -k 5 "$t" bash "$c" >"$logs/$name.log" 2>&1
+	CASE=$name timeout -k 5 "$t" bash "$c" >>"$logs/$name.log" 2>&1
 	rc=$?
 	end=$(date +%s)
 	dmesg -c >"$logs/$name.dmesg"

@@ -1,5 +1,6 @@
 #!/bin/bash
 # timeout: 120
+# disks: a=ssd b=hdd
 # The module loads, registers the target, makes and removes a device, and
 # unloads with nothing left behind.
 . "$SWT_TOP/tests/vm/lib.sh"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # timeout: 300
 # debug-lane: full
+# disks: a=ssd b=hdd c=hdd d=hdd
 # dmswaptier activate and deactivate, as the boot unit runs them, from a
 # configuration naming the guest's disks: every device whose tiers exist
 # is created and swapped on with its options, size, priority and discard

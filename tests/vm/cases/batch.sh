@@ -1,6 +1,7 @@
 #!/bin/bash
 # timeout: 600
 # debug-lane: full
+# disks: a=ssd b=hdd
 # write_batch: asynchronous one-block writes (background writeback of the
 # device's page cache, like swap-outs) are gathered and placed together.
 # They survive suspend/resume and same-tier reloads in the middle of the

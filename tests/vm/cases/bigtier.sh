@@ -1,6 +1,7 @@
 #!/bin/bash
 # timeout: 300
 # debug-lane: full
+# disks: a=ssd b=hdd c=hdd
 # Big tiers and big maps (review items 4 and 10 of issue 15).
 # - A 3 TiB tier (a whole large HDD as the slow tier) under a 128 MiB
 #   device: the map uses only what <len> can need of it, where it used to

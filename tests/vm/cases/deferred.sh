@@ -1,5 +1,6 @@
 #!/bin/bash
 # timeout: 600
+# disks: a=ssd
 # A full device with a minimal reserve: overwrites at high queue depth run
 # out of free blocks, wait in the deferred queue and are placed by the
 # worker as blocks come back; every block verifies, nothing leaks.

@@ -1,6 +1,7 @@
 #!/bin/bash
 # timeout: 300
 # debug-lane: full
+# disks: a=ssd b=hdd
 # Discards unmap whole blocks (reads give zeros, other blocks intact), are
 # passed down to a tier that supports them, and flushes reach every tier.
 . "$SWT_TOP/tests/vm/lib.sh"

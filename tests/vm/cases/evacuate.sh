@@ -1,5 +1,6 @@
 #!/bin/bash
 # timeout: 900
+# disks: a=ssd b=hdd c=hdd d=hdd
 # Evacuate the middle tier of three while a reader checks the data, then
 # put a new, larger device in its place with a table reload: every block
 # reads back the same, and the new tier takes blocks again.

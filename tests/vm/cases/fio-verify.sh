@@ -1,5 +1,6 @@
 #!/bin/bash
 # timeout: 900
+# disks: a=ssd b=hdd c=hdd d=hdd
 # fio with crc32c verification: random 4k-256k writes and overwrites, then
 # trim-then-write of the same blocks (discards racing writes), on a 2-tier
 # and a 3-tier device whose fast tier is smaller than the data.

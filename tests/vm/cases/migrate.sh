@@ -1,5 +1,6 @@
 #!/bin/bash
 # timeout: 900
+# disks: a=ssd b=hdd
 # Heat-driven migration: tier 0 filled past its low watermark is demoted
 # back to the high watermark; blocks read repeatedly on tier 1 are promoted
 # once user I/O is idle; fio verify with suspend/resume cycles during heavy

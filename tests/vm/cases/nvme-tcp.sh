@@ -1,6 +1,7 @@
 #!/bin/bash
 # timeout: 400
 # debug-lane: none
+# disks: a=ssd b=hdd (the disk the in-guest NVMe/TCP target serves, standing for the remote server's)
 # A network tier: an NVMe/TCP namespace as tier 1 behind disk A. The
 # server is the kernel's own NVMe-oF target (nvmet) in this guest,
 # exporting disk B over loopback TCP: it stands for a remote server's

@@ -1,5 +1,6 @@
 #!/bin/bash
 # timeout: 300
+# disks: a=ssd b=hdd c=hdd d=hdd
 # Which map a reloaded table gets, and when it may switch (review items
 # 1, 2, 3, 5 and 7 of issue 15). The data written must read back after
 # every sequence; a resume that would lose it is refused and the previous

@@ -1,5 +1,6 @@
 #!/bin/bash
 # timeout: 600
+# disks: a=ssd b=hdd
 # Suspend/resume and reloads of the same tiers (options changed) in the
 # middle of a fio verify run: the map and the data survive.
 . "$SWT_TOP/tests/vm/lib.sh"

@@ -1,10 +1,11 @@
 #!/bin/bash
 # timeout: 900
 # debug-lane: full
+# disks: a=ssd d=hdd (the mission's pair: an SSD over a rotating disk)
 # The mission's own pair: a small SSD over a large rotating disk. Disk A
 # stands for the SSD (rotational 0) and disk D for the HDD (rotational 1),
-# as the kernel sees them on a real machine; the suite's other cases model
-# every disk as an SSD. A dm device is rotational as soon as one of its
+# as the kernel sees them on a real machine (the harness sets them from
+# the "# disks:" line, as for every case). A dm device is rotational as soon as one of its
 # devices is, and swap then neither uses its cluster allocator nor sends
 # discards: the target would never learn that a slot was freed. Here the
 # device must report non-rotational (its first tier is), discards must
@@ -15,11 +16,6 @@ swt_load
 A=$SWT_DISK_A D=$SWT_DISK_D
 hog=$SWT_TOP/build/bin/memhog
 [ -x "$hog" ] || die "no $hog (tests/vm/build-tools.sh)"
-rot() { echo "$2" >"/sys/block/$(basename "$1")/queue/rotational"; }
-rot "$A" 0
-rot "$D" 1
-# whatever the other cases expect, leave the disks as the suite set them
-trap 'rot "$D" 0' EXIT
 swt_create rt "$(swt_max_len "$A" "$D")" "$A" "$D" -- discard_passdown ||
 	die "cannot create"
 dm=/sys/block/dm-$(dmsetup info -c --noheadings -o minor rt)

@@ -1,6 +1,7 @@
 #!/bin/bash
 # timeout: 300
 # debug-lane: full
+# disks: a=ssd b=hdd
 # Writes fill tier 0 first, consecutively; the next ones land on tier 1.
 . "$SWT_TOP/tests/vm/lib.sh"
 swt_load

@@ -1,5 +1,6 @@
 #!/bin/bash
 # timeout: 300
+# disks: b=hdd (under dm-delay)
 # Suspend stops the discards passed down to the tiers (review item 6 of
 # issue 15): the trim worker queued itself again while discards remained,
 # and flush_work() waited only for the running instance. The tier is a

@@ -1,6 +1,8 @@
 #!/bin/bash
 # timeout: 1500
 # debug-lane: full
+# disks: a=ssd b=hdd c=hdd d=ssd (D: the native reference, swap on a bare
+# SSD, the kind of device the target's swap-outs go to: its first tier)
 # Swap on dm-swaptier under memory pressure: every page verified, discarded
 # swap unmapped, and swap-out writes merged below the target. The same load
 # on native swap over a bare device of the same kind is traced too: both

@@ -1,6 +1,7 @@
 #!/bin/bash
 # timeout: 240
 # debug-lane: full
+# disks: a=ssd b=hdd c=hdd d=hdd
 # Table-line matrix: valid lines make devices whose table line round-trips;
 # each malformed line is refused with its own error; nothing leaks.
 . "$SWT_TOP/tests/vm/lib.sh"

@@ -1,5 +1,6 @@
 #!/bin/bash
 # timeout: 300
+# disks: a=ssd b=hdd
 # A tier that starts failing (dm-linear shim swapped for dm-error): I/O to
 # its blocks fails with EIO, blocks on the other tier still read back, a
 # failed write keeps the block's previous contents. Then a first tier that

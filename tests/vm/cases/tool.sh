@@ -1,6 +1,7 @@
 #!/bin/bash
 # timeout: 600
 # debug-lane: full
+# disks: a=ssd b=hdd c=hdd
 # The dmswaptier tool against the real target: create with --swap, status
 # and --json, map against the map message, trace during swap against
 # blkparse's own counts, remove (with swapoff), and its errors.

@@ -1,6 +1,7 @@
 #!/bin/bash
 # timeout: 900
 # debug-lane: none (the debug kernel is built without CONFIG_ZRAM)
+# disks: d=hdd (the disk tier behind zram)
 # Compressed RAM first, a disk behind it (issue 19): zram as tier 0 and
 # disk D (an SSD, as every suite disk) as tier 1, swap under memory
 # pressure. The device is no larger than the disk alone: when zram refuses

@@ -1,6 +1,7 @@
 #!/bin/bash
 # timeout: 1500
 # expect: call-traces
+# disks: a=ssd b=hdd
 # failslab and fail_page_alloc, systematically: for N = 1, 2, ... the N-th
 # allocation made with dm-swaptier's code on the stack (the attributes'
 # stack filter is set to the module's text) fails, through the task's

@@ -1,6 +1,7 @@
 #!/bin/bash
 # timeout: 1200
 # expect: call-traces
+# disks: a=ssd c=hdd
 # fail_make_request on the slow tier: reads and writes of its blocks fail
 # with EIO while fio verify on blocks of the fast tier sees no error, the
 # tier's error count grows, the device stays rw, and once the fault is gone

@@ -1,5 +1,6 @@
 #!/bin/bash
 # timeout: 600
+# disks: a=ssd c=hdd
 # dm-flakey under the slow tier, one window per behaviour (the flakey table
 # is reloaded between "always up" and "always down" with a feature):
 # error_writes and plain down give EIO that the target counts and survives,

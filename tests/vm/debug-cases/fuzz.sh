@@ -1,5 +1,6 @@
 #!/bin/bash
 # timeout: 1200
+# disks: a=ssd b=hdd c=hdd d=hdd
 # Table-line and message fuzzing: dmfuzz (tests/vm/tools/dmfuzz.c) loads
 # 1000 generated table lines over tiers a, b and c (mutations of valid
 # lines and random tokens: huge, negative and malformed numbers, repeated

@@ -1,5 +1,6 @@
 #!/bin/bash
 # timeout: 600
+# disks: a=ssd b=hdd
 # kmemleak after this boot's other cases (they ran before this one and
 # loaded, used and unloaded the module many times) and after one more
 # round here: create, write, discard, reload, message, remove, unload.

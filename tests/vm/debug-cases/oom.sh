@@ -1,6 +1,7 @@
 #!/bin/bash
 # timeout: 1500
 # expect: call-traces
+# disks: a=ssd b=hdd
 # Swap on dm-swaptier near OOM: two rounds of memhog asking for more than
 # RAM plus swap (96 MiB of swap over both tiers, so that a round stays
 # short under emulation), with the hung-task detector at 60 s. The OOM killer must
