@@ -151,16 +151,21 @@ vmstat() { awk -v k="$1" '$1 == k {v = $2} END {print (v == "" ? 0 : v)}' /proc/
 # (documented in README, "The benchmark"). Every configuration samples, so
 # that each pays the same for it.
 sample_loop() {
-	local out=$1 dm=$2
-	trap 'kill $! 2>/dev/null; exit 0' TERM
+	local out=$1 dm=$2 stop=0
+	# no exit from the trap: bash ("reader_loop: bad jump") aborted a
+	# subshell whose TERM trap exited during wait, and its message ran
+	# into the next run's ok line
+	trap 'stop=1' TERM
 	echo "# s swap_used_blocks swap_cache_blocks [| stats key=value... | heat reply]" >"$out"
 	local t=0
-	while :; do
+	while [ $stop = 0 ]; do
 		sleep 5 & wait $!
+		[ $stop = 0 ] || break
 		t=$((t + 5))
 		echo "$t $(awk '/SwapTotal/ {t = $2} /SwapFree/ {f = $2} /SwapCached/ {c = $2} END {print int((t - f) / 4), int(c / 4)}' /proc/meminfo)" \
 			"${dm:+| $(swt_stats "$dm" | tr '\n' ' ')| $(dmsetup message "$dm" 0 heat 2>/dev/null | tr '\n' '|')}" >>"$out"
 	done
+	kill $! 2>/dev/null
 }
 
 # run CONFIG LABEL WORKLOAD ARGS...: one measured run; appends its JSON line
