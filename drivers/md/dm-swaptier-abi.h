@@ -65,6 +65,7 @@ enum swt_knob {
 	SWT_K_WRITE_BATCH,	/* async writes gathered before placing, 0: off */
 	SWT_K_PROMOTE_SHARE,	/* % of a tier's user I/O promotions may add */
 	SWT_K_DEMOTE_HEAT,	/* hottest block demotion may take */
+	SWT_K_DEMOTE_GATE,	/* on/off: demote only blocks older than reads */
 	SWT_NR_KNOBS
 };
 
@@ -98,6 +99,7 @@ struct swt_knob_desc {
 				    SWT_BATCH_MAX, 0 },			\
 	[SWT_K_PROMOTE_SHARE]	= { "promote_share", 0, 100, 25, 0 },	\
 	[SWT_K_DEMOTE_HEAT]	= { "demote_heat", 0, 255, 1, 0 },	\
+	[SWT_K_DEMOTE_GATE]	= { "demote_gate", 0, 1, 0, 1 },	\
 }
 
 #endif

@@ -157,6 +157,7 @@ static void swt_mig_age(struct swt_pool *pool)
 	}
 	spin_lock_irq(&pool->lock);
 	e->age_cursor = 0;
+	pol->ops->period(pol);
 	pool->map.st.agings++;
 	swt_map_age_refusals(&pool->map);
 	swt_plan_aged(&pool->plan);

@@ -258,6 +258,10 @@ static int swt_msg_stats(struct swt_target *st, char **argv, char *result,
 		       m->tier[pool->plan.evacuate].nr_mapped);
 	else
 		DMEMIT("- evacuate_left=0\n");
+	if (pool->plan.knob[SWT_K_DEMOTE_GATE])
+		DMEMIT("demote_gate=%u\n", pool->pol.ops->gate(&pool->pol));
+	else
+		DMEMIT("demote_gate=off\n");
 	DMEMIT("mode=%s\n",
 	       test_bit(SWT_POOL_FAILED, &pool->flags) ? SWT_MODE_FAIL : SWT_MODE_RW);
 	DMEMIT("tier_state=");

@@ -115,6 +115,7 @@ struct swt_want {
 	const struct swt_policy *p;
 	enum swt_mig_kind kind;
 	unsigned int heat;	/* demote: at most this; promote: at least */
+	unsigned int gate;	/* demote: of this age class or older */
 };
 
 static bool swt_plan_takes(const struct swt_want *w, u32 lblk)
@@ -126,7 +127,10 @@ static bool swt_plan_takes(const struct swt_want *w, u32 lblk)
 	if (w->kind == SWT_MIG_EVACUATE)
 		return true;
 	h = w->p->ops->heat(w->p, to_lblk(lblk));
-	return w->kind == SWT_MIG_DEMOTE ? h <= w->heat : h >= w->heat;
+	if (w->kind != SWT_MIG_DEMOTE)
+		return h >= w->heat;
+	return h <= w->heat &&
+	       (!w->gate || w->p->ops->since(w->p, to_lblk(lblk)) >= w->gate);
 }
 
 /*
@@ -228,6 +232,19 @@ static enum swt_plan_result swt_plan_demote(struct swt_planner *pl,
 	u32 n;
 
 	w.heat = min_t(u32, pl->level[t], pl->knob[SWT_K_DEMOTE_HEAT]);
+	/*
+	 * With the gate, only blocks older than nearly every block read of
+	 * late move down, and none while nothing is read: a new write then
+	 * goes to the slower tier rather than push out a block that is as
+	 * likely to be read. A tier refusing writes frees what it can.
+	 */
+	if (pl->knob[SWT_K_DEMOTE_GATE] && !m->tier[t].refusing) {
+		w.gate = p->ops->gate(p);
+		if (w.gate >= SWT_AGE_CLASSES) {
+			pl->exhausted[t] = true;
+			return SWT_PLAN_NOTHING;
+		}
+	}
 	n = swt_plan_sweep(pl, m, t, &w, max, budget, plan);
 	if (!n) {
 		if (pl->swept[t] < m->tier[t].nr_blocks)

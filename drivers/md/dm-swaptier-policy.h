@@ -29,15 +29,38 @@ struct swt_policy_ops {
 	void (*clear)(struct swt_policy *p, swt_lblk_t lblk, u32 len);
 	/* one aging step over @len blocks from @lblk */
 	void (*age)(struct swt_policy *p, swt_lblk_t lblk, u32 len);
+	/* every block had its aging step: the period is over */
+	void (*period)(struct swt_policy *p);
 	/* 0 (cold) to 255 */
 	unsigned int (*heat)(const struct swt_policy *p, swt_lblk_t lblk);
+	/* how long unread and unwritten: an age class, 0 to SWT_AGE_CLASSES - 1 */
+	unsigned int (*since)(const struct swt_policy *p, swt_lblk_t lblk);
+	/*
+	 * The youngest age class demotion may take: older than what recent
+	 * reads found, or SWT_AGE_CLASSES when none were read of late.
+	 */
+	unsigned int (*gate)(const struct swt_policy *p);
 	u64 (*bytes)(const struct swt_policy *p);
 };
+
+/*
+ * Age classes count the heat periods since a block was last written or
+ * read, coarser as they grow: classes 0-3 one period each, 4-7 two, 8-11
+ * four, 12-14 eight, and 15 is 52 periods or more.
+ */
+#define SWT_AGE_CLASSES		16U
+
+/* Reads above the gate's class are at most 1/SWT_GATE_TAIL of them all. */
+#define SWT_GATE_TAIL		32U
 
 struct swt_policy {
 	const struct swt_policy_ops *ops;
 	u32 nr_logical;
 	u8 *heat;		/* clock: one byte per logical block */
+	u8 *since;		/* clock: an age class per block, two a byte */
+	u32 periods;		/* heat periods so far */
+	/* reads by the age class the block had, halved every period */
+	u32 read_age[SWT_AGE_CLASSES];
 };
 
 /*

@@ -209,6 +209,7 @@ static void op_knobs(struct fz *f)
 	f->pl.knob[SWT_K_PROMOTE_HEAT] = 1 + next(f, 4);
 	f->pl.knob[SWT_K_PROMOTE_SHARE] = next(f, 3) * 50;
 	f->pl.knob[SWT_K_DEMOTE_HEAT] = next(f, 2) ? 255 : next(f, 4);
+	f->pl.knob[SWT_K_DEMOTE_GATE] = next(f, 2);
 	swt_plan_aged(&f->pl);
 	if (swt_plan_knobs_conflict(f->pl.knob))
 		fail("valid knobs refused", low, high);
@@ -398,6 +399,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		case 19 ... 20: op_mig_complete(&f); break;
 		case 21:
 			f.pol.ops->age(&f.pol, 0, logical);
+			f.pol.ops->period(&f.pol);
 			swt_map_age_refusals(&f.m);
 			swt_plan_aged(&f.pl);
 			break;

@@ -108,7 +108,7 @@ static void test_heat_model(void)
 	EXPECT_EQ(pol.ops->heat(&pol, 5), 127);
 	pol.ops->clear(&pol, 5, 1);
 	EXPECT_EQ(pol.ops->heat(&pol, 5), 0);
-	EXPECT_EQ(pol.ops->bytes(&pol), 450);
+	EXPECT_EQ(pol.ops->bytes(&pol), 450 + 225);	/* heat, age classes */
 	swt_policy_destroy(&pol);
 	EXPECT_EQ(swt_policy_create(&pol, "nonesuch", 10), -EINVAL);
 	swt_policy_create(&pol, "clock", 450);
@@ -538,6 +538,157 @@ static void test_heat_histogram(void)
 	teardown();
 }
 
+/* One heat period ends: every block ages, as the engine does it. */
+static void period_all(void)
+{
+	pol.ops->age(&pol, 0, 450);
+	pol.ops->period(&pol);
+	swt_plan_aged(&pl);
+}
+
+/*
+ * Age classes: one period each up to 4, then about two, four and eight
+ * periods each, and 15 stays; a read or a write starts again at 0, and a
+ * read counts the class its block had.
+ */
+static void test_age_classes(void)
+{
+	unsigned int i, c, first[SWT_AGE_CLASSES] = { 0 };
+
+	setup();
+	write_blocks(0, 3);
+	EXPECT_EQ(pol.ops->since(&pol, 0), 0);
+	for (i = 1; i <= 64; i++) {
+		period_all();
+		c = pol.ops->since(&pol, 1);
+		if (!first[c])
+			first[c] = i;
+	}
+	for (c = 1; c < SWT_AGE_CLASSES; c++) {
+		EXPECT(first[c] > first[c - 1]);
+		EXPECT(first[c] - first[c - 1] <= 1U << ((c - 1) >> 2));
+	}
+	EXPECT_EQ(first[4], 4);
+	EXPECT(first[15] >= 40 && first[15] <= 52);
+	EXPECT_EQ(pol.ops->since(&pol, 0), 15);
+	EXPECT_EQ(pol.ops->since(&pol, 2), 15);
+	/* blocks 0 and 1 share a byte: each keeps its own class */
+	pol.ops->hit(&pol, 1, 1);
+	EXPECT_EQ(pol.ops->since(&pol, 0), 15);
+	EXPECT_EQ(pol.ops->since(&pol, 1), 0);
+	EXPECT_EQ(pol.ops->since(&pol, 2), 15);
+	EXPECT_EQ(pol.read_age[15], 1);
+	pol.ops->fill(&pol, 2, 1);
+	EXPECT_EQ(pol.ops->since(&pol, 2), 0);
+	pol.ops->clear(&pol, 0, 1);
+	EXPECT_EQ(pol.ops->since(&pol, 0), 0);
+	EXPECT_EQ(pol.ops->since(&pol, 1), 0);
+	/* odd starts and ends: only the blocks asked for */
+	pol.ops->clear(&pol, 98, 10);
+	period_all();
+	period_all();
+	pol.ops->fill(&pol, 101, 5);
+	for (i = 99; i < 108; i++)
+		EXPECT_EQ(pol.ops->since(&pol, i), i >= 101 && i < 106 ? 0 : 2);
+	teardown();
+}
+
+/*
+ * The gate is closed while nothing is read, and then lets through the
+ * classes older than all but 1/32 of the recent reads; the counts halve
+ * every period.
+ */
+static void test_gate_from_reads(void)
+{
+	u32 l;
+
+	setup();
+	EXPECT_EQ(pol.ops->gate(&pol), SWT_AGE_CLASSES);
+	write_blocks(0, 80);
+	period_all();
+	period_all();				/* all class 2 */
+	for (l = 0; l < 64; l++)
+		pol.ops->hit(&pol, l, 1);	/* 64 reads of class 2 */
+	EXPECT_EQ(pol.ops->gate(&pol), 3);
+	pol.ops->hit(&pol, 64, 1);		/* 1 of 65 older: still 3 */
+	EXPECT_EQ(pol.ops->gate(&pol), 3);
+	period_all();				/* counts halve: 32 and 0 */
+	EXPECT_EQ(pol.read_age[2], 32);
+	pol.ops->hit(&pol, 70, 1);		/* class 3: 1 of 33 */
+	pol.ops->hit(&pol, 71, 1);		/* 2 of 34: above 1/32 */
+	EXPECT_EQ(pol.ops->gate(&pol), 4);
+	for (l = 0; l < 8; l++)
+		period_all();
+	EXPECT_EQ(pol.ops->gate(&pol), SWT_AGE_CLASSES);
+	teardown();
+}
+
+/*
+ * demote_gate on: a full fast tier whose blocks nobody reads keeps them,
+ * new writes going to the slower tier; once reads show how old the blocks
+ * swap reads back are, the older ones go down and the younger stay.
+ */
+static void test_demote_gate(void)
+{
+	struct swt_alloc a;
+	u32 l;
+
+	setup();
+	pl.knob[SWT_K_DEMOTE_GATE] = 1;
+	write_blocks(0, 95);
+	period_all();				/* all cold, class 1 */
+	EXPECT(swt_plan_wanted(&pl, &m, 0));
+	EXPECT_EQ(migrate_all(false, NULL), 0);
+	EXPECT(pl.exhausted[0]);
+	EXPECT(!swt_plan_wanted(&pl, &m, 0));
+	/* a full tier 0: the next write goes to tier 1 */
+	write_blocks(95, 5);
+	EXPECT(swt_map_alloc(&m, 0, 1, &a));
+	EXPECT_EQ(swt_map_tier_of(&m, a.pblk), 1);
+	swt_map_abort(&m, a.pblk, a.len);
+	/* 0..39 age further; 40..94 are rewritten, then read at class 1 */
+	period_all();
+	for (l = 40; l < 95; l++)
+		pol.ops->fill(&pol, l, 1);
+	period_all();				/* 0..39 class 3, the rest 1 */
+	for (l = 40; l < 95; l++)
+		pol.ops->hit(&pol, l, 1);
+	EXPECT_EQ(pol.ops->gate(&pol), 2);
+	EXPECT(migrate_all(false, NULL) >= 20);
+	for (l = 40; l < 95; l++)
+		EXPECT_EQ(tier_of_lblk(l), 0);
+	EXPECT(swt_plan_tier_free(&m, 0) >= 20);
+	/* off, it takes unread blocks whatever their age, as before */
+	pl.knob[SWT_K_DEMOTE_GATE] = 0;
+	write_blocks(100, swt_plan_tier_free(&m, 0));
+	EXPECT(swt_plan_wanted(&pl, &m, 0));
+	EXPECT(migrate_all(false, NULL) > 0);
+	teardown();
+}
+
+/*
+ * Read back in the order written (a fill then a scan): every read finds
+ * the oldest block, so none is older than the gate and nothing moves.
+ */
+static void test_gate_keeps_scan(void)
+{
+	u32 l;
+
+	setup();
+	pl.knob[SWT_K_DEMOTE_GATE] = 1;
+	write_blocks(0, 95);
+	period_all();
+	period_all();
+	for (l = 0; l < 10; l++)
+		pol.ops->hit(&pol, l, 1);	/* the oldest, class 2 */
+	write_blocks(300, 10);			/* new swap-outs */
+	EXPECT(swt_plan_wanted(&pl, &m, 0));
+	EXPECT_EQ(migrate_all(false, NULL), 0);
+	for (l = 10; l < 95; l++)
+		EXPECT_EQ(tier_of_lblk(l), 0);
+	teardown();
+}
+
 /* Copies in flight never hold more than half the reserve (>= 16). */
 static void test_inflight_cap(void)
 {
@@ -578,6 +729,10 @@ int main(void)
 		{ "write_wins_over_copy", test_write_wins_over_copy },
 		{ "heat_histogram", test_heat_histogram },
 		{ "inflight_cap", test_inflight_cap },
+		{ "age_classes", test_age_classes },
+		{ "gate_from_reads", test_gate_from_reads },
+		{ "demote_gate", test_demote_gate },
+		{ "gate_keeps_scan", test_gate_keeps_scan },
 	};
 
 	return unit_run("policy", tests, sizeof(tests) / sizeof(tests[0]));

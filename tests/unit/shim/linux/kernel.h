@@ -25,6 +25,7 @@ extern unsigned long shim_warnings;
 #define max_t(t, a, b) max((t)(a), (t)(b))
 #define clamp(v, lo, hi) min(max(v, lo), hi)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define U32_MAX ((u32)~0U)
 
 static inline int fls(unsigned int x)
 {
