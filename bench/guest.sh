@@ -229,6 +229,9 @@ run() {
 	teardown >/dev/null 2>&1
 }
 
+# block tracepoints stay registered: the runs' traces start and stop
+# without patching kernel text (tests/vm/lib.sh)
+bt_keep
 wipe
 for r in "${plan[@]}"; do
 	cfg=${r%/*}

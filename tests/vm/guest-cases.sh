@@ -8,6 +8,9 @@ logs=$SWT_OUT/cases
 mkdir -p "$logs"
 : >"$res"
 echo 1 >/proc/sys/kernel/sysrq
+. "$SWT_TOP/tests/vm/lib.sh"
+# block tracepoints stay registered: no text patching between cases (lib.sh)
+bt_keep
 # What each test disk stands for, as the kernel would see it on a real
 # machine: by default disk A is an SSD (the fast tier, non-rotational) and
 # disks B, C and D are rotating disks (rotational), the mission's small SSD

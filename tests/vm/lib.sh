@@ -190,12 +190,32 @@ swt_quiet() {
 	done
 }
 
-# bt_stop: stop the trace. Stopping blktrace disables its tracepoints, which
-# patches kernel text with int3 breakpoints; under multi-threaded TCG a vCPU
-# may execute a stale int3 if it runs that code at that moment (an "Oops:
-# int3" in blk_mq_submit_bio, seen once from the target's discard worker).
-# So let the devices' background I/O drain first; a busy device still stops
-# the trace after 30 s.
+# bt_keep: keep the block tracepoints registered for the whole boot, with a
+# trace of an idle null_blk device that is never stopped. The kernel
+# registers blktrace's probes when the first trace is set up and removes
+# them when the last one ends (blk_probes_ref in kernel/trace/blktrace.c),
+# and each time it patches kernel text with int3 breakpoints: under
+# multi-threaded TCG a vCPU may then execute a stale int3 ("Oops: int3" in
+# blk_mq_submit_bio, seen twice from the target's discard worker, once in
+# spite of bt_stop's wait). With this trace held, the traces of each run
+# start and stop without patching. Returns 1, with a note, if it cannot.
+bt_keep() {
+	if ! modprobe null_blk nr_devices=1 2>/dev/null || ! [ -b /dev/nullb0 ]; then
+		echo "# bt_keep: no null_blk device; traces will patch kernel text"
+		return 1
+	fi
+	blktrace -d /dev/nullb0 -o - -b 16 -n 2 >/dev/null 2>&1 &
+	BT_KEEPER=$!
+	if ! poll "kill -0 $BT_KEEPER 2>/dev/null && [ -e /sys/kernel/debug/block/nullb0/dropped ]" 20; then
+		echo "# bt_keep: the null_blk trace did not start; traces will patch kernel text"
+		kill -INT "$BT_KEEPER" 2>/dev/null
+		return 1
+	fi
+}
+
+# bt_stop: stop the trace. Without bt_keep, stopping the last trace patches
+# kernel text (see there): so let the devices' background I/O drain first;
+# a busy device still stops the trace after 30 s.
 bt_stop() {
 	sync
 	poll swt_quiet 30 || echo "# bt_stop: background I/O still running"
