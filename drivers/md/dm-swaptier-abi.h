@@ -70,6 +70,16 @@ enum swt_knob {
 };
 
 /*
+ * Most words of optional arguments in a table line. Every option at once
+ * must fit: discard_passdown, frontier_blocks and reserve_blocks with
+ * their values, and every tunable with its value (dmsetup table prints
+ * each one given, also by "set").
+ */
+#define SWT_MAX_OPT_WORDS	32
+_Static_assert(5 + 2 * SWT_NR_KNOBS <= SWT_MAX_OPT_WORDS,
+	       "every option at once must fit in a table line");
+
+/*
  * Most asynchronous writes gathered and placed together (1 MiB), about
  * what one request to a tier can carry: the largest write_batch.
  */

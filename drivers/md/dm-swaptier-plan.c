@@ -96,6 +96,7 @@ static unsigned int swt_plan_slower(const struct swt_map *m, unsigned int t)
 void swt_plan_aged(struct swt_planner *pl)
 {
 	memset(pl->exhausted, 0, sizeof(pl->exhausted));
+	memset(pl->gated, 0, sizeof(pl->gated));
 	memset(pl->level, 0, sizeof(pl->level));
 	/* what was swept before was judged by the old heats */
 	memset(pl->swept, 0, sizeof(pl->swept));
@@ -105,7 +106,7 @@ bool swt_plan_wanted(const struct swt_planner *pl, const struct swt_map *m,
 		     unsigned int t)
 {
 	return pl->knob[SWT_K_MIGRATION] && !pl->demoting[t] &&
-	       !pl->exhausted[t] &&
+	       !pl->exhausted[t] && !pl->gated[t] &&
 	       swt_plan_slower(m, t) < m->nr_tiers &&
 	       swt_plan_tier_free(m, t) < swt_plan_tier_low(pl, m, t);
 }
@@ -236,12 +237,15 @@ static enum swt_plan_result swt_plan_demote(struct swt_planner *pl,
 	 * With the gate, only blocks older than nearly every block read of
 	 * late move down, and none while nothing is read: a new write then
 	 * goes to the slower tier rather than push out a block that is as
-	 * likely to be read. A tier refusing writes frees what it can.
+	 * likely to be read. A tier refusing writes frees what it can. A
+	 * closed gate is looked at again on the worker's next run (at most
+	 * a second later), as reads may open it.
 	 */
+	pl->gated[t] = false;
 	if (pl->knob[SWT_K_DEMOTE_GATE] && !m->tier[t].refusing) {
 		w.gate = p->ops->gate(p);
 		if (w.gate >= SWT_AGE_CLASSES) {
-			pl->exhausted[t] = true;
+			pl->gated[t] = true;
 			return SWT_PLAN_NOTHING;
 		}
 	}

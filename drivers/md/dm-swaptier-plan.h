@@ -51,6 +51,8 @@ struct swt_planner {
 	bool demoting[SWT_MAX_TIERS];	/* fell below low, not yet at high */
 	/* a whole sweep found nothing up to demote_heat: wait for an aging */
 	bool exhausted[SWT_MAX_TIERS];
+	/* demote_gate closed at the last look: writes do not wake the worker */
+	bool gated[SWT_MAX_TIERS];
 	/* promotion budget of each tier, in SWT_CREDIT_UNITs */
 	u32 credit[SWT_MAX_TIERS];
 	u64 io_seen[SWT_MAX_TIERS];	/* the tier's user I/O counted so far */

@@ -45,8 +45,10 @@ struct swt_policy_ops {
 
 /*
  * Age classes count the heat periods since a block was last written or
- * read, coarser as they grow: classes 0-3 one period each, 4-7 two, 8-11
- * four, 12-14 eight, and 15 is 52 periods or more.
+ * read, coarser as they grow: classes 0-3 one period each, 4-7 about two,
+ * 8-11 about four, 12-14 about eight (each class's length is counted in
+ * whole periods, so the first of a group may be shorter), and 15 is from
+ * 45 to 52 periods on.
  */
 #define SWT_AGE_CLASSES		16U
 

@@ -502,7 +502,7 @@ static int swt_parse_options(struct dm_target *ti, struct swt_target *st,
 			     struct dm_arg_set *as)
 {
 	static const struct dm_arg group = {
-		0, 32, "Invalid number of optional arguments"
+		0, SWT_MAX_OPT_WORDS, "Invalid number of optional arguments"
 	};
 	static const struct dm_arg frontier = {
 		SWT_FRONTIER_MIN, SWT_FRONTIER_MAX,
@@ -753,7 +753,7 @@ static void swt_queue_limits(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type swt_target_type = {
 	.name = SWT_TARGET_NAME,
-	.version = { 1, 7, 0 },
+	.version = { 1, 8, 0 },
 	.module = THIS_MODULE,
 	.ctr = swt_ctr,
 	.dtr = swt_dtr,

@@ -316,6 +316,23 @@ static void test_long_table(void)
 	expect_err("l.conf:3: [b]: the table line is over 4096 bytes");
 }
 
+/*
+ * Every option at once, as "set" can leave them in the table: the words
+ * stay within what the target takes (SWT_MAX_OPT_WORDS).
+ */
+static void test_every_option(void)
+{
+	const char *text =
+		"[a]\ntiers = /x /y\noptions = discard_passdown frontier_blocks=8 "
+		"reserve_blocks=16 migration=on low_watermark=3 high_watermark=6 "
+		"promote_heat=3 heat_period=10000 migration_idle=200 "
+		"migration_max_io=1024 write_batch=256 promote_share=25 "
+		"demote_heat=1 demote_gate=on\n";
+
+	EXPECT_EQ(swt_conf_parse("e.conf", text, &c, err, sizeof(err)), 0);
+	EXPECT_EQ(c.dev[0].nopts, 3 + SWT_NR_KNOBS);
+}
+
 int main(void)
 {
 	static const struct unit_test tests[] = {
@@ -324,6 +341,7 @@ int main(void)
 		{ "names", test_names },
 		{ "values", test_values },
 		{ "long_table", test_long_table },
+		{ "every_option", test_every_option },
 		{ "tier_paths", test_tier_paths },
 		{ "tier_clash", test_tier_clash },
 	};

@@ -584,12 +584,14 @@ static void test_age_classes(void)
 	EXPECT_EQ(pol.ops->since(&pol, 0), 0);
 	EXPECT_EQ(pol.ops->since(&pol, 1), 0);
 	/* odd starts and ends: only the blocks asked for */
-	pol.ops->clear(&pol, 98, 10);
+	pol.ops->clear(&pol, 98, 20);
 	period_all();
 	period_all();
 	pol.ops->fill(&pol, 101, 5);
-	for (i = 99; i < 108; i++)
-		EXPECT_EQ(pol.ops->since(&pol, i), i >= 101 && i < 106 ? 0 : 2);
+	pol.ops->fill(&pol, 110, 3);
+	for (i = 99; i < 115; i++)
+		EXPECT_EQ(pol.ops->since(&pol, i),
+			  (i >= 101 && i < 106) || (i >= 110 && i < 113) ? 0 : 2);
 	teardown();
 }
 
@@ -604,19 +606,23 @@ static void test_gate_from_reads(void)
 
 	setup();
 	EXPECT_EQ(pol.ops->gate(&pol), SWT_AGE_CLASSES);
+	write_blocks(100, 10);
+	period_all();
 	write_blocks(0, 80);
 	period_all();
-	period_all();				/* all class 2 */
-	for (l = 0; l < 64; l++)
-		pol.ops->hit(&pol, l, 1);	/* 64 reads of class 2 */
+	period_all();			/* 0..79 class 2, 100..109 class 3 */
+	for (l = 0; l < 62; l++)
+		pol.ops->hit(&pol, l, 1);
 	EXPECT_EQ(pol.ops->gate(&pol), 3);
-	pol.ops->hit(&pol, 64, 1);		/* 1 of 65 older: still 3 */
+	pol.ops->hit(&pol, 100, 1);
+	pol.ops->hit(&pol, 101, 1);	/* 2 of 64 older: 1/32, not above */
 	EXPECT_EQ(pol.ops->gate(&pol), 3);
-	period_all();				/* counts halve: 32 and 0 */
-	EXPECT_EQ(pol.read_age[2], 32);
-	pol.ops->hit(&pol, 70, 1);		/* class 3: 1 of 33 */
-	pol.ops->hit(&pol, 71, 1);		/* 2 of 34: above 1/32 */
+	pol.ops->hit(&pol, 102, 1);	/* 3 of 65: above */
 	EXPECT_EQ(pol.ops->gate(&pol), 4);
+	period_all();			/* counts halve: 31 and 1 */
+	EXPECT_EQ(pol.read_age[2], 31);
+	EXPECT_EQ(pol.read_age[3], 1);
+	EXPECT_EQ(pol.ops->gate(&pol), 3);
 	for (l = 0; l < 8; l++)
 		period_all();
 	EXPECT_EQ(pol.ops->gate(&pol), SWT_AGE_CLASSES);
@@ -639,23 +645,33 @@ static void test_demote_gate(void)
 	period_all();				/* all cold, class 1 */
 	EXPECT(swt_plan_wanted(&pl, &m, 0));
 	EXPECT_EQ(migrate_all(false, NULL), 0);
-	EXPECT(pl.exhausted[0]);
+	EXPECT(pl.gated[0]);
 	EXPECT(!swt_plan_wanted(&pl, &m, 0));
 	/* a full tier 0: the next write goes to tier 1 */
 	write_blocks(95, 5);
 	EXPECT(swt_map_alloc(&m, 0, 1, &a));
 	EXPECT_EQ(swt_map_tier_of(&m, a.pblk), 1);
 	swt_map_abort(&m, a.pblk, a.len);
-	/* 0..39 age further; 40..94 are rewritten, then read at class 1 */
+	/*
+	 * 0..54 are rewritten and read back a period later, at class 1;
+	 * another period makes every block cold (heat 0): 0..54 are at
+	 * class 1, below the gate (2), and 55..99 at class 3 or 4.
+	 */
 	period_all();
-	for (l = 40; l < 95; l++)
+	for (l = 0; l < 55; l++)
 		pol.ops->fill(&pol, l, 1);
-	period_all();				/* 0..39 class 3, the rest 1 */
-	for (l = 40; l < 95; l++)
+	period_all();
+	for (l = 0; l < 55; l++)
 		pol.ops->hit(&pol, l, 1);
+	period_all();
 	EXPECT_EQ(pol.ops->gate(&pol), 2);
+	EXPECT_EQ(pol.ops->heat(&pol, 0), 0);
+	EXPECT_EQ(pol.ops->since(&pol, 0), 1);
+	EXPECT_EQ(pol.ops->since(&pol, 94), 4);
+	EXPECT_EQ(pol.ops->since(&pol, 99), 3);	/* written a period later */
 	EXPECT(migrate_all(false, NULL) >= 20);
-	for (l = 40; l < 95; l++)
+	EXPECT(!pl.gated[0]);
+	for (l = 0; l < 55; l++)
 		EXPECT_EQ(tier_of_lblk(l), 0);
 	EXPECT(swt_plan_tier_free(&m, 0) >= 20);
 	/* off, it takes unread blocks whatever their age, as before */
@@ -663,6 +679,24 @@ static void test_demote_gate(void)
 	write_blocks(100, swt_plan_tier_free(&m, 0));
 	EXPECT(swt_plan_wanted(&pl, &m, 0));
 	EXPECT(migrate_all(false, NULL) > 0);
+	teardown();
+}
+
+/*
+ * A tier that refuses writes (zram at its limit) demotes whatever the
+ * gate says, also when the gate had closed before the refusals began.
+ */
+static void test_gate_refusing(void)
+{
+	setup();
+	pl.knob[SWT_K_DEMOTE_GATE] = 1;
+	write_blocks(0, 95);
+	period_all();
+	EXPECT_EQ(migrate_all(false, NULL), 0);
+	EXPECT(pl.gated[0]);
+	swt_map_tier_refused(&m, 0);
+	EXPECT(migrate_all(false, NULL) > 0);
+	EXPECT_EQ(tier_of_lblk(0), 1);
 	teardown();
 }
 
@@ -732,6 +766,7 @@ int main(void)
 		{ "age_classes", test_age_classes },
 		{ "gate_from_reads", test_gate_from_reads },
 		{ "demote_gate", test_demote_gate },
+		{ "gate_refusing", test_gate_refusing },
 		{ "gate_keeps_scan", test_gate_keeps_scan },
 	};
 

@@ -685,10 +685,10 @@ int swt_check_option(struct swt_opt_check *oc, const char *arg, char *err,
 int swt_check_options_done(const struct swt_opt_check *oc, char *err,
 			   size_t errlen)
 {
-	if (oc->words > 32)
+	if (oc->words > SWT_MAX_OPT_WORDS)
 		return fail(err, errlen,
-			    "%u table words of options, the target takes at most 32",
-			    oc->words);
+			    "%u table words of options, the target takes at most %u",
+			    oc->words, SWT_MAX_OPT_WORDS);
 	if (oc->knob[SWT_K_LOW_WM] >= oc->knob[SWT_K_HIGH_WM])
 		return fail(err, errlen,
 			    "low_watermark (%u) must be below high_watermark (%u)",

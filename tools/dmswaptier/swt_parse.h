@@ -41,7 +41,7 @@ struct swt_status {
 struct swt_table {
 	unsigned int nr_tiers;
 	char tier[SWT_MAX_TIERS][32];	/* "major:minor" */
-	char options[256];		/* the optional arguments, verbatim */
+	char options[512];		/* the optional arguments, verbatim */
 };
 
 struct swt_extent {
