@@ -109,7 +109,7 @@ struct swt_knob_desc {
 				    SWT_BATCH_MAX, 0 },			\
 	[SWT_K_PROMOTE_SHARE]	= { "promote_share", 0, 100, 25, 0 },	\
 	[SWT_K_DEMOTE_HEAT]	= { "demote_heat", 0, 255, 1, 0 },	\
-	[SWT_K_DEMOTE_GATE]	= { "demote_gate", 0, 1, 0, 1 },	\
+	[SWT_K_DEMOTE_GATE]	= { "demote_gate", 0, 1, 1, 1 },	\
 }
 
 #endif

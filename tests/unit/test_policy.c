@@ -31,6 +31,8 @@ static void setup(void)
 	 */
 	pl.knob[SWT_K_LOW_WM] = 10;
 	pl.knob[SWT_K_HIGH_WM] = 20;
+	/* the cases read nothing, which keeps the gate closed: they turn it on */
+	pl.knob[SWT_K_DEMOTE_GATE] = 0;
 }
 
 static void teardown(void)
@@ -152,6 +154,8 @@ static void test_default_watermarks(void)
 	swt_plan_init(&pl);			/* the defaults, not setup()'s */
 	EXPECT_EQ(pl.knob[SWT_K_LOW_WM], 3);
 	EXPECT_EQ(pl.knob[SWT_K_HIGH_WM], 6);
+	EXPECT_EQ(pl.knob[SWT_K_DEMOTE_GATE], 1);
+	pl.knob[SWT_K_DEMOTE_GATE] = 0;		/* nothing is read here */
 	write_blocks(0, 97);			/* 3 free: not below 3 % */
 	EXPECT(!swt_plan_wanted(&pl, &m, 0));
 	EXPECT_EQ(migrate_all(false, NULL), 0);

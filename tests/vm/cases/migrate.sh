@@ -12,9 +12,11 @@ t0=$(dev_blocks "$A")
 len=$(swt_max_len "$A" "$B")
 # demote_heat 255: these writes are never read, and with a heat period
 # of a minute they would not turn cold (heat 0, all the default demotes)
-# during the case; section 6 checks the default
+# during the case; section 6 checks the default. demote_gate off: nothing
+# is read, which keeps the gate closed (section 7)
 swt_create mg "$len" "$A" "$B" -- heat_period 60000 migration_idle 100 \
-	low_watermark 10 high_watermark 30 demote_heat 255 || die "cannot create"
+	low_watermark 10 high_watermark 30 demote_heat 255 demote_gate off ||
+	die "cannot create"
 used0() { swt_tier_stat mg 0 mapped; }
 # blocks mapped on tier 0 (what the watermarks count; used0, the stats key
 # tier0.mapped, also counts the open write frontiers, up to an extent per CPU)
@@ -98,7 +100,7 @@ dmsetup remove mg || nok remove "cannot remove"
 
 # 4. Racing writes: fio verify over twice tier 0 with suspend/resume cycles.
 swt_create mr "$len" "$A" "$B" -- low_watermark 20 high_watermark 40 \
-	demote_heat 255 || die "cannot create"
+	demote_heat 255 demote_gate off || die "cannot create"
 fio_verify under-migration /dev/mapper/mr 64M 2 >/tmp/fio.res &
 fpid=$!
 n=0
@@ -130,7 +132,8 @@ dmsetup remove mr || nok remove-mr "cannot remove"
 # 6. With demote_heat 0 only cold blocks move down (unread for a heat
 # period): a tier 0 full of fresh writes stays full, and the writes that do
 # not fit go to tier 1, until an aging turns the unread ones cold.
-swt_create md "$len" "$A" "$B" -- heat_period 60000 demote_heat 0 || die "cannot create"
+swt_create md "$len" "$A" "$B" -- heat_period 60000 demote_heat 0 demote_gate off ||
+	die "cannot create"
 dd if=/tmp/mg.data of=/dev/mapper/md bs=1M oflag=direct status=none || die "write failed"
 check fresh-not-demoted test "$(swt_stat md demoted)" = 0
 check fresh-spilled test "$(swt_tier_stat md 1 mapped)" -gt 0
@@ -144,3 +147,28 @@ check demote-heat-in-table bash -c "dmsetup table md | grep -q 'demote_heat 7'"
 check set-demote-heat-range bash -c '! dmsetup message md 0 set demote_heat 256 2>/dev/null'
 check map-after-cold-demotion swt_check_map md
 dmsetup remove md || nok remove-md "cannot remove"
+
+# 7. demote_gate on: while nothing is read, demotion takes nothing and the
+# writes tier 0 cannot take go to tier 1 (stats demote_gate=16); once
+# reads show how old the blocks read back are, older blocks go down. 40 MiB
+# are written, then 40 MiB more some periods later: tier 0 (64 MiB) fills.
+swt_create mq "$len" "$A" "$B" -- heat_period 500 demote_gate on || die "cannot create mq"
+dd if=/tmp/mg.data of=/dev/mapper/mq bs=1M count=40 oflag=direct status=none || die "write failed"
+a0=$(swt_stat mq agings)
+poll '[ "$(swt_stat mq agings)" -ge '$((a0 + 4))' ]' 60 || nok gate-agings "no aging in 60 s"
+dd if=/tmp/mg.data of=/dev/mapper/mq bs=1M count=40 skip=40 seek=40 oflag=direct status=none ||
+	die "write failed"
+check gate-closed-unread test "$(swt_stat mq demote_gate)" = 16
+check gate-nothing-demoted test "$(swt_stat mq demoted)" = 0
+check gate-spilled test "$(swt_tier_stat mq 1 mapped)" -gt 0
+# read the newer 40 MiB until demotion starts (the counts halve every period)
+for i in $(seq 30); do
+	dd if=/dev/mapper/mq of=/dev/null bs=1M count=40 skip=40 iflag=direct status=none
+	[ "$(swt_stat mq demoted)" -gt 0 ] && break
+done
+echo "# gate: $(swt_stat mq demote_gate) after $i reads of the newer half, demoted $(swt_stat mq demoted)"
+check gate-opens-on-reads test "$(swt_stat mq demoted)" -gt 0
+check data-after-gate cmp -s <(head -c $((80 << 20)) /tmp/mg.data) \
+	<(dd if=/dev/mapper/mq bs=1M count=80 iflag=direct status=none)
+check map-after-gate swt_check_map mq
+dmsetup remove mq || nok remove-mq "cannot remove"

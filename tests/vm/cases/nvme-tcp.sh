@@ -114,7 +114,8 @@ head -c $(((t0 + 1024) * 4096)) /dev/urandom >/tmp/nt.data
 dd if=/tmp/nt.data of=/dev/mapper/nt bs=1M count=$((el / 256)) oflag=direct status=none || die "write"
 # demotion takes blocks down to the network tier
 dmsetup message nt 0 set high_watermark 60 && dmsetup message nt 0 set low_watermark 50 &&
-	dmsetup message nt 0 set demote_heat 255 || die "cannot start demotion"
+	dmsetup message nt 0 set demote_heat 255 && dmsetup message nt 0 set demote_gate off ||
+		die "cannot start demotion"
 check evac/on-tier1 poll '[ "$(swt_tier_stat nt 1 mapped)" -ge 1024 ]' 120
 check evac/start dmsetup message nt 0 evacuate 1
 check evac/done poll '[ "$(swt_stat nt evacuate_left)" = 0 ] && [ "$(swt_stat nt tier_state)" = -X ]' 120
@@ -171,7 +172,8 @@ check death/resume timeout 60 dmsetup resume nd
 # (about 1500 failed copies a second before target 1.6.0; now at most
 # one round of 16 copies a second)
 dmsetup message nd 0 set high_watermark 60 && dmsetup message nd 0 set low_watermark 50 &&
-	dmsetup message nd 0 set demote_heat 255 && dmsetup message nd 0 migration on ||
+	dmsetup message nd 0 set demote_heat 255 && dmsetup message nd 0 set demote_gate off &&
+		dmsetup message nd 0 migration on ||
 	die "cannot start demotion"
 check death/copies-fail poll '[ "$(swt_stat nd migration_errors)" -ge 1 ]' 30
 e1=$(swt_stat nd migration_errors)

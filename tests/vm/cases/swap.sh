@@ -94,6 +94,7 @@ check writes-sequential test $((seq * 100)) -ge $((allocs * 90))
 # --- again with migration on: demotion runs under the swap load (at any
 # heat, so that it does within this short run)
 dmsetup message sw 0 set demote_heat 255 || die "demote_heat"
+dmsetup message sw 0 set demote_gate off || die "demote_gate"
 dmsetup message sw 0 migration on || die "migration on"
 swapon --discard /dev/mapper/sw || die "swapon"
 memcg_hog swap "$cgmax" /tmp/hog-mig.log 3 "$mib" 1
