@@ -200,7 +200,8 @@ swt_quiet() {
 # spite of bt_stop's wait). With this trace held, the traces of each run
 # start and stop without patching. Returns 1, with a note, if it cannot.
 bt_keep() {
-	if ! modprobe null_blk nr_devices=1 2>/dev/null || ! [ -b /dev/nullb0 ]; then
+	if ! swt_modprobe null_blk nr_devices=1 ||
+		! poll '[ -b /dev/nullb0 ]' 10; then
 		echo "# bt_keep: no null_blk device; traces will patch kernel text"
 		return 1
 	fi
