@@ -144,7 +144,7 @@ static unsigned int swt_clock_gate(const struct swt_policy *p)
 
 	for (c = 0; c < SWT_AGE_CLASSES; c++)
 		total += p->read_age[c];
-	if (!total)
+	if (total < SWT_GATE_TAIL)
 		return SWT_AGE_CLASSES;
 	for (c = SWT_AGE_CLASSES; c--; ) {
 		tail += p->read_age[c];

@@ -52,7 +52,11 @@ struct swt_policy_ops {
  */
 #define SWT_AGE_CLASSES		16U
 
-/* Reads above the gate's class are at most 1/SWT_GATE_TAIL of them all. */
+/*
+ * Reads above the gate's class are at most 1/SWT_GATE_TAIL of them all.
+ * Below SWT_GATE_TAIL reads counted, one read is more than that share and
+ * the gate stays closed: a stray read (a probe by blkid) opens nothing.
+ */
 #define SWT_GATE_TAIL		32U
 
 struct swt_policy {

@@ -600,9 +600,9 @@ static void test_age_classes(void)
 }
 
 /*
- * The gate is closed while nothing is read, and then lets through the
- * classes older than all but 1/32 of the recent reads; the counts halve
- * every period.
+ * The gate is closed while fewer than 32 reads are counted, and then lets
+ * through the classes older than all but 1/32 of the recent reads; the
+ * counts halve every period.
  */
 static void test_gate_from_reads(void)
 {
@@ -615,7 +615,11 @@ static void test_gate_from_reads(void)
 	write_blocks(0, 80);
 	period_all();
 	period_all();			/* 0..79 class 2, 100..109 class 3 */
-	for (l = 0; l < 62; l++)
+	/* fewer than SWT_GATE_TAIL reads: a stray probe opens nothing */
+	for (l = 0; l < SWT_GATE_TAIL - 1; l++)
+		pol.ops->hit(&pol, l, 1);
+	EXPECT_EQ(pol.ops->gate(&pol), SWT_AGE_CLASSES);
+	for (; l < 62; l++)
 		pol.ops->hit(&pol, l, 1);
 	EXPECT_EQ(pol.ops->gate(&pol), 3);
 	pol.ops->hit(&pol, 100, 1);
@@ -657,19 +661,23 @@ static void test_demote_gate(void)
 	EXPECT_EQ(swt_map_tier_of(&m, a.pblk), 1);
 	swt_map_abort(&m, a.pblk, a.len);
 	/*
-	 * 0..54 are rewritten and read back a period later, at class 1;
-	 * another period makes every block cold (heat 0): 0..54 are at
-	 * class 1, below the gate (2), and 55..99 at class 3 or 4.
+	 * 0..54 are rewritten and read back twice a period later, the first
+	 * read at class 1 and the second at 0; another period halves the 110
+	 * reads counted to 55 (above SWT_GATE_TAIL) and the heat to 1: 0..54
+	 * are at class 1, below the gate (2), and 55..99 at class 3 or 4.
 	 */
 	period_all();
 	for (l = 0; l < 55; l++)
 		pol.ops->fill(&pol, l, 1);
 	period_all();
-	for (l = 0; l < 55; l++)
+	for (l = 0; l < 55; l++) {
 		pol.ops->hit(&pol, l, 1);
+		pol.ops->hit(&pol, l, 1);
+	}
 	period_all();
 	EXPECT_EQ(pol.ops->gate(&pol), 2);
-	EXPECT_EQ(pol.ops->heat(&pol, 0), 0);
+	EXPECT_EQ(pol.ops->heat(&pol, 0), 1);
+	EXPECT_EQ(pol.ops->heat(&pol, 60), 0);
 	EXPECT_EQ(pol.ops->since(&pol, 0), 1);
 	EXPECT_EQ(pol.ops->since(&pol, 94), 4);
 	EXPECT_EQ(pol.ops->since(&pol, 99), 3);	/* written a period later */
@@ -717,12 +725,13 @@ static void test_gate_keeps_scan(void)
 	write_blocks(0, 95);
 	period_all();
 	period_all();
-	for (l = 0; l < 10; l++)
+	for (l = 0; l < 40; l++)
 		pol.ops->hit(&pol, l, 1);	/* the oldest, class 2 */
+	EXPECT_EQ(pol.ops->gate(&pol), 3);
 	write_blocks(300, 10);			/* new swap-outs */
 	EXPECT(swt_plan_wanted(&pl, &m, 0));
 	EXPECT_EQ(migrate_all(false, NULL), 0);
-	for (l = 10; l < 95; l++)
+	for (l = 40; l < 95; l++)
 		EXPECT_EQ(tier_of_lblk(l), 0);
 	teardown();
 }
