@@ -76,8 +76,7 @@ enum swt_knob {
  * each one given, also by "set").
  */
 #define SWT_MAX_OPT_WORDS	32
-_Static_assert(5 + 2 * SWT_NR_KNOBS <= SWT_MAX_OPT_WORDS,
-	       "every option at once must fit in a table line");
+#define SWT_ALL_OPT_WORDS	(5 + 2 * SWT_NR_KNOBS)
 
 /*
  * Most asynchronous writes gathered and placed together (1 MiB), about

@@ -498,6 +498,9 @@ static int swt_parse_knob(struct dm_target *ti, struct swt_target *st,
 	return 0;
 }
 
+static_assert(SWT_ALL_OPT_WORDS <= SWT_MAX_OPT_WORDS,
+	      "every option at once must fit in a table line");
+
 static int swt_parse_options(struct dm_target *ti, struct swt_target *st,
 			     struct dm_arg_set *as)
 {

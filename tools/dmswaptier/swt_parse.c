@@ -5,12 +5,17 @@
  */
 #include "swt_parse.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+/* dmsetup table prints every option given: all of them must parse back */
+static_assert(SWT_ALL_OPT_WORDS <= SWT_MAX_OPT_WORDS,
+	      "every option at once must fit in a table line");
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
