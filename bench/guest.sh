@@ -145,27 +145,28 @@ teardown() {
 
 vmstat() { awk -v k="$1" '$1 == k {v = $2} END {print (v == "" ? 0 : v)}' /proc/vmstat; }
 
-# sample_loop FILE DM: every 5 s until killed, the slots swap holds and
-# its swap cache (/proc/meminfo, in 4 KiB blocks), and for a dm-swaptier
-# device DM its stats message and heat histograms, one line each
-# (documented in README, "The benchmark"). Every configuration samples, so
-# that each pays the same for it.
+# sample_loop FILE DM STOP: every 5 s until the file STOP exists, the
+# slots swap holds and its swap cache (/proc/meminfo, in 4 KiB blocks),
+# and for a dm-swaptier device DM its stats message and heat histograms,
+# one line each (documented in README, "The benchmark"). Every
+# configuration samples, so that each pays the same for it. No signal
+# stops it: a TERM trap ('stop=1') that bash ran while it parsed a
+# command substitution failed ("trap: line 2: unexpected EOF while
+# looking for matching `)'"), the loop went on, and the wait for it hung
+# make check's bench-quick (2026-12-07; before that, an exit from the trap
+# aborted the subshell with "reader_loop: bad jump").
 sample_loop() {
-	local out=$1 dm=$2 stop=0
-	# no exit from the trap: bash ("reader_loop: bad jump") aborted a
-	# subshell whose TERM trap exited during wait, and its message ran
-	# into the next run's ok line
-	trap 'stop=1' TERM
+	local out=$1 dm=$2 stopf=$3 t=0 i
 	echo "# s swap_used_blocks swap_cache_blocks [| stats key=value... | heat reply]" >"$out"
-	local t=0
-	while [ $stop = 0 ]; do
-		sleep 5 & wait $!
-		[ $stop = 0 ] || break
+	while :; do
+		for i in 1 2 3 4 5; do
+			[ -e "$stopf" ] && return
+			sleep 1
+		done
 		t=$((t + 5))
 		echo "$t $(awk '/SwapTotal/ {t = $2} /SwapFree/ {f = $2} /SwapCached/ {c = $2} END {print int((t - f) / 4), int(c / 4)}' /proc/meminfo)" \
 			"${dm:+| $(swt_stats "$dm" | tr '\n' ' ')| $(dmsetup message "$dm" 0 heat 2>/dev/null | tr '\n' '|')}" >>"$out"
 	done
-	kill $! 2>/dev/null
 }
 
 # run CONFIG LABEL WORKLOAD ARGS...: one measured run; appends its JSON line
@@ -192,13 +193,14 @@ run() {
 	mkdir -p "$SWT_OUT/samples"
 	local dm="" sampler
 	[ "${cfg%%-*}" = swaptier ] && dm=bs
-	sample_loop "$SWT_OUT/samples/$cfg-$label.txt" "$dm" & sampler=$!
+	rm -f /tmp/sample-stop
+	sample_loop "$SWT_OUT/samples/$cfg-$label.txt" "$dm" /tmp/sample-stop & sampler=$!
 	# the disks' requests during the timed phase (swapbench's phase_io)
 	line=$(SWAPBENCH_DISKS="$(for d in $devs; do basename "$d"; done | tr '\n' ' ')" \
 		"$sb" "$wl" "$@" 2>"/tmp/$cfg-$label.err")
 	rc=$?
 	t1=$(date +%s.%N)
-	kill "$sampler"; wait "$sampler" 2>/dev/null
+	touch /tmp/sample-stop; wait "$sampler"
 	ra=$(($(vmstat swap_ra) - ra0)) rah=$(($(vmstat swap_ra_hit) - rah0))
 	bt_stop
 	bt_complete || echo "# $cfg/$label: blktrace lost events"
