@@ -235,7 +235,7 @@ static enum swt_plan_result swt_plan_demote(struct swt_planner *pl,
 	w.heat = min_t(u32, pl->level[t], pl->knob[SWT_K_DEMOTE_HEAT]);
 	/*
 	 * With the gate, only blocks older than nearly every block read of
-	 * late move down, and none while nothing is read: a new write then
+	 * late move down, and none while few are read (policy gate()): a new write then
 	 * goes to the slower tier rather than push out a block that is as
 	 * likely to be read. A tier refusing writes frees what it can. A
 	 * closed gate is looked at again on the worker's next run (at most
