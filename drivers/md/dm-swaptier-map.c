@@ -239,6 +239,13 @@ bool swt_map_trim_next(struct swt_map *m, u32 max, swt_pblk_t *pblk, u32 *len,
 	return true;
 }
 
+/* A refusal ends: the tier is tried again; see swt_map_tier_refused(). */
+static void swt_refusal_end(struct swt_tier *tr)
+{
+	tr->refusing = false;
+	tr->refuse_retry = true;
+}
+
 void swt_map_trim_done(struct swt_map *m, swt_pblk_t pblk, u32 len)
 {
 	struct swt_tier *tr = &m->tier[swt_map_tier_of(m, pblk)];
@@ -248,8 +255,8 @@ void swt_map_trim_done(struct swt_map *m, swt_pblk_t pblk, u32 len)
 	/* what a refusing tier was short of (zram: memory) came back */
 	if (tr->refusing) {
 		tr->refuse_trims += len;
-		if (tr->refuse_trims >= SWT_REFUSE_TRIMS)
-			tr->refusing = false;
+		if (tr->refuse_trims >= SWT_REFUSE_TRIMS << tr->refuse_shift)
+			swt_refusal_end(tr);
 	}
 
 	for (i = 0; i < len; i++) {
@@ -288,16 +295,25 @@ static void swt_tier_steal(struct swt_map *m, unsigned int t)
 	swt_frontier_close(m, swt_mig_front(m, t));
 }
 
+/* Forget a tier's refusals, and how long the last one lasted. */
+static void swt_refusal_reset(struct swt_tier *tr)
+{
+	tr->refusing = false;
+	tr->refuse_retry = false;
+	tr->refuse_shift = 0;
+}
+
 void swt_map_set_alloc(struct swt_map *m, unsigned int t, bool on)
 {
 	m->tier[t].no_alloc = !on;
-	m->tier[t].refusing = false;
+	swt_refusal_reset(&m->tier[t]);
 	if (!on)
 		swt_tier_steal(m, t);
 }
 
 bool swt_map_tier_refused(struct swt_map *m, unsigned int t)
 {
+	struct swt_tier *tr = &m->tier[t];
 	unsigned int s;
 
 	for (s = t + 1; s < m->nr_tiers; s++)
@@ -306,9 +322,21 @@ bool swt_map_tier_refused(struct swt_map *m, unsigned int t)
 	/* the slowest tier that takes writes never refuses them */
 	if (s == m->nr_tiers)
 		return false;
-	m->tier[t].refusing = true;
-	m->tier[t].refuse_aged = false;
-	m->tier[t].refuse_trims = 0;
+	/*
+	 * A new refusal (not a write placed before this one began and
+	 * failing late): twice as long as the last if its retry found the
+	 * tier as full, the shortest if a write succeeded since.
+	 */
+	if (!tr->refusing) {
+		if (!tr->refuse_retry)
+			tr->refuse_shift = 0;
+		else if (tr->refuse_shift < SWT_REFUSE_MAX_SHIFT)
+			tr->refuse_shift++;
+		tr->refuse_retry = false;
+	}
+	tr->refusing = true;
+	tr->refuse_ages = 0;
+	tr->refuse_trims = 0;
 	return true;
 }
 
@@ -317,7 +345,7 @@ void swt_map_end_refusals(struct swt_map *m)
 	unsigned int t;
 
 	for (t = 0; t < m->nr_tiers; t++)
-		m->tier[t].refusing = false;
+		swt_refusal_reset(&m->tier[t]);
 }
 
 void swt_map_age_refusals(struct swt_map *m)
@@ -330,9 +358,8 @@ void swt_map_age_refusals(struct swt_map *m)
 		if (!tr->refusing)
 			continue;
 		/* one aging may come just after the failure: wait for two */
-		if (tr->refuse_aged)
-			tr->refusing = false;
-		tr->refuse_aged = true;
+		if (++tr->refuse_ages >= 2U << tr->refuse_shift)
+			swt_refusal_end(tr);
 	}
 }
 
@@ -480,8 +507,8 @@ bool swt_map_alloc_avoid(struct swt_map *m, unsigned int cpu, u32 want,
 		if (t == m->nr_tiers)
 			return false;
 		for (t = 0; t < m->nr_tiers; t++)
-			if (!(avoid & BIT(t)))
-				m->tier[t].refusing = false;
+			if (!(avoid & BIT(t)) && m->tier[t].refusing)
+				swt_refusal_end(&m->tier[t]);
 		return swt_map_alloc_avoid(m, cpu, want, avoid, a);
 	}
 	swt_frontier_take(m, f, t, want, a);
@@ -526,6 +553,8 @@ void swt_map_commit(struct swt_map *m, swt_lblk_t lblk, swt_pblk_t pblk,
 		m->nr_mapped++;
 		m->tier[t].nr_mapped++;
 	}
+	/* the tier took a write: its next refusal is a short one again */
+	m->tier[t].refuse_retry = false;
 }
 
 u32 swt_map_move(struct swt_map *m, const swt_lblk_t *lblk, swt_pblk_t src,

@@ -98,10 +98,15 @@ struct swt_tier {
 	 * A write failed here (zram at its mem_limit, a failing disk): new
 	 * writes go to other tiers until SWT_REFUSE_TRIMS blocks of this one
 	 * have been discarded, until a whole heat period has passed, or until
-	 * no other tier has room.
+	 * no other tier has room. A refusal that follows a retry in which no
+	 * write succeeded lasts twice as long as the one before (at most
+	 * 1 << SWT_REFUSE_MAX_SHIFT times), so that a tier that stays full
+	 * costs a failed batch ever more rarely.
 	 */
 	bool refusing;
-	bool refuse_aged;	/* an aging passed since it refused */
+	bool refuse_retry;	/* a refusal ended, no write succeeded since */
+	u8 refuse_shift;	/* the refusal lasts 1 << refuse_shift times */
+	u8 refuse_ages;		/* agings since it refused */
 	u32 refuse_trims;	/* blocks discarded since it refused */
 };
 
@@ -240,18 +245,24 @@ void swt_map_set_alloc(struct swt_map *m, unsigned int t, bool on);
 /*
  * A write to tier @t failed: if a slower tier takes writes, where the
  * failed one may go instead, tier @t refuses new ones for now and this
- * returns true. Restarting allocation on a tier (swt_map_set_alloc())
- * ends its refusal.
+ * returns true. The refusal lasts twice as long as the last one if no
+ * write to the tier succeeded since that one ended (swt_map_commit()
+ * clears it). Restarting allocation on a tier (swt_map_set_alloc())
+ * ends its refusal and forgets how long the last one was.
  */
 bool swt_map_tier_refused(struct swt_map *m, unsigned int t);
 
-/* Every tier takes writes again (a resume: a tier may have been fixed). */
+/*
+ * Every tier takes writes again, and its next refusal is a short one (a
+ * resume: a tier may have been fixed, or zram's mem_limit raised).
+ */
 void swt_map_end_refusals(struct swt_map *m);
 
 /*
- * At each aging: a refusal that has lasted a whole heat period ends, so
- * that a tier whose freed blocks are not discarded (no discard_passdown)
- * is tried again; if it still fails, its next failure starts a new one.
+ * At each aging: a refusal that has lasted a whole heat period (times
+ * 1 << refuse_shift) ends, so that a tier whose freed blocks are not
+ * discarded (no discard_passdown) is tried again; if it still fails, its
+ * next failure starts a new, longer one.
  */
 void swt_map_age_refusals(struct swt_map *m);
 
@@ -323,9 +334,10 @@ bool swt_map_trim_next(struct swt_map *m, u32 max, swt_pblk_t *pblk, u32 *len,
 /*
  * The run is discarded: free its blocks. A refusing tier takes writes
  * again once SWT_REFUSE_TRIMS of its blocks were discarded (for zram, the
- * memory they held is back).
+ * memory they held is back), times 1 << refuse_shift.
  */
 #define SWT_REFUSE_TRIMS	256U
+#define SWT_REFUSE_MAX_SHIFT	5U
 void swt_map_trim_done(struct swt_map *m, swt_pblk_t pblk, u32 len);
 
 /* Return every frontier's unused blocks to the tiers. */

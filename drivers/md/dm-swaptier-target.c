@@ -756,7 +756,7 @@ static void swt_queue_limits(struct dm_target *ti, struct queue_limits *limits)
 
 static struct target_type swt_target_type = {
 	.name = SWT_TARGET_NAME,
-	.version = { 1, 8, 0 },
+	.version = { 1, 9, 0 },
 	.module = THIS_MODULE,
 	.ctr = swt_ctr,
 	.dtr = swt_dtr,

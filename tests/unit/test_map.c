@@ -543,10 +543,87 @@ static void test_refusing_tier(void)
 	finish();
 }
 
+/*
+ * A tier that fails again on the retry after a refusal (zram still at its
+ * mem_limit) refuses for twice as long each time, up to 1 <<
+ * SWT_REFUSE_MAX_SHIFT times, in agings and in discarded blocks alike; a
+ * failure of a write placed before the refusal began does not lengthen
+ * it; one write that succeeds, or a resume, makes the next refusal short.
+ */
+static u32 ages_to_end_refusal(void)
+{
+	u32 n = 0;
+
+	while (m.tier[0].refusing && n < 1000) {
+		swt_map_age_refusals(&m);
+		n++;
+	}
+	return n;
+}
+
+static u32 trims_to_end_refusal(void)
+{
+	swt_pblk_t p;
+	unsigned int t;
+	u32 len, n = 0;
+
+	while (m.tier[0].refusing && n < 100000) {
+		/* write block 0 on tier 0 past the refusal, then discard it */
+		m.tier[0].refusing = false;
+		EXPECT(write1(0, 0) < 32);
+		m.tier[0].refusing = true;
+		swt_map_unmap(&m, to_lblk(0), 1);
+		while (swt_map_trim_next(&m, 8, &p, &len, &t)) {
+			EXPECT_EQ(t, 0);
+			swt_map_trim_done(&m, p, len);
+			n += len;
+		}
+	}
+	return n;
+}
+
+static void test_refusal_backoff(void)
+{
+	const u32 tiers[] = { 32, 64 };
+	unsigned int r, shift;
+
+	EXPECT_EQ(mk(80, 2, tiers, 1, 8), 0);
+	m.trim_mask = 1;
+	for (r = 0; r <= SWT_REFUSE_MAX_SHIFT + 1; r++) {
+		shift = r < SWT_REFUSE_MAX_SHIFT ? r : SWT_REFUSE_MAX_SHIFT;
+		EXPECT(swt_map_tier_refused(&m, 0));
+		/* a write placed earlier fails late: the same refusal */
+		swt_map_age_refusals(&m);
+		EXPECT(swt_map_tier_refused(&m, 0));
+		EXPECT_EQ(ages_to_end_refusal(), 2U << shift);
+	}
+	/* the tier took a write: short again */
+	EXPECT(write1(1, 0) < 32);
+	EXPECT(swt_map_tier_refused(&m, 0));
+	EXPECT_EQ(ages_to_end_refusal(), 2);
+
+	/* discards end it after SWT_REFUSE_TRIMS, twice as many next time */
+	EXPECT(write1(2, 0) < 32);
+	EXPECT(swt_map_tier_refused(&m, 0));
+	EXPECT_EQ(trims_to_end_refusal(), SWT_REFUSE_TRIMS);
+	EXPECT(swt_map_tier_refused(&m, 0));
+	EXPECT_EQ(m.tier[0].refuse_shift, 1);
+	EXPECT_EQ(trims_to_end_refusal(), 2 * SWT_REFUSE_TRIMS);
+
+	/* a resume forgets how long the last refusal was */
+	EXPECT(swt_map_tier_refused(&m, 0));
+	EXPECT_EQ(m.tier[0].refuse_shift, 2);
+	swt_map_end_refusals(&m);
+	EXPECT(swt_map_tier_refused(&m, 0));
+	EXPECT_EQ(ages_to_end_refusal(), 2);
+	finish();
+}
+
 int main(void)
 {
 	static const struct unit_test tests[] = {
 		{ "fastest_tier_first", test_fastest_tier_first },
+		{ "refusal_backoff", test_refusal_backoff },
 		{ "frontier_per_cpu", test_frontier_per_cpu },
 		{ "multi_block_alloc", test_multi_block_alloc },
 		{ "overwrite_frees_old", test_overwrite_frees_old },
