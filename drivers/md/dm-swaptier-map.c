@@ -295,6 +295,18 @@ static void swt_tier_steal(struct swt_map *m, unsigned int t)
 	swt_frontier_close(m, swt_mig_front(m, t));
 }
 
+/*
+ * The tier took a write: its next refusal is a short one, and so is the
+ * current one's successor if writes placed before it succeed after all
+ * (zram near its limit may still fit some).
+ */
+static void swt_refusal_took(struct swt_tier *tr)
+{
+	tr->refuse_retry = false;
+	if (tr->refusing)
+		tr->refuse_shift = 0;
+}
+
 /* Forget a tier's refusals, and how long the last one lasted. */
 static void swt_refusal_reset(struct swt_tier *tr)
 {
@@ -553,8 +565,7 @@ void swt_map_commit(struct swt_map *m, swt_lblk_t lblk, swt_pblk_t pblk,
 		m->nr_mapped++;
 		m->tier[t].nr_mapped++;
 	}
-	/* the tier took a write: its next refusal is a short one again */
-	m->tier[t].refuse_retry = false;
+	swt_refusal_took(&m->tier[t]);
 }
 
 u32 swt_map_move(struct swt_map *m, const swt_lblk_t *lblk, swt_pblk_t src,
@@ -582,6 +593,8 @@ u32 swt_map_move(struct swt_map *m, const swt_lblk_t *lblk, swt_pblk_t src,
 		moved++;
 	}
 	m->st.moved += moved;
+	if (moved)
+		swt_refusal_took(&m->tier[to]);
 	return moved;
 }
 

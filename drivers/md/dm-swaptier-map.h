@@ -246,9 +246,10 @@ void swt_map_set_alloc(struct swt_map *m, unsigned int t, bool on);
  * A write to tier @t failed: if a slower tier takes writes, where the
  * failed one may go instead, tier @t refuses new ones for now and this
  * returns true. The refusal lasts twice as long as the last one if no
- * write to the tier succeeded since that one ended (swt_map_commit()
- * clears it). Restarting allocation on a tier (swt_map_set_alloc())
- * ends its refusal and forgets how long the last one was.
+ * write to the tier succeeded since that one ended (a write committed or
+ * moved to the tier clears refuse_retry). Restarting allocation on a tier
+ * (swt_map_set_alloc()) ends its refusal and forgets how long the last
+ * one was.
  */
 bool swt_map_tier_refused(struct swt_map *m, unsigned int t);
 

@@ -83,11 +83,25 @@ static void fail(const char *what, u32 a, u32 b)
 
 static void check_map(struct fz *f)
 {
+	const struct swt_tier *tr;
 	u32 bad;
 	int r = swt_map_check(&f->m, &bad);
+	unsigned int t;
 
 	if (r)
 		fail("map invariant broken", (u32)-r, bad);
+	/*
+	 * A refusal's backoff is bounded, and each refusal ends in time (a
+	 * write that succeeds during one shortens it: the next aging ends it)
+	 */
+	for (t = 0; t < f->m.nr_tiers; t++) {
+		tr = &f->m.tier[t];
+		if (tr->refuse_shift > SWT_REFUSE_MAX_SHIFT)
+			fail("refusal backoff past its bound", t, tr->refuse_shift);
+		if (tr->refusing &&
+		    tr->refuse_ages >= 2U << SWT_REFUSE_MAX_SHIFT)
+			fail("refusal outlived its agings", t, tr->refuse_ages);
+	}
 }
 
 static void check_lookup(struct fz *f, u32 l)

@@ -586,6 +586,7 @@ static void test_refusal_backoff(void)
 {
 	const u32 tiers[] = { 32, 64 };
 	unsigned int r, shift;
+	struct swt_alloc a;
 
 	EXPECT_EQ(mk(80, 2, tiers, 1, 8), 0);
 	m.trim_mask = 1;
@@ -610,9 +611,36 @@ static void test_refusal_backoff(void)
 	EXPECT_EQ(m.tier[0].refuse_shift, 1);
 	EXPECT_EQ(trims_to_end_refusal(), 2 * SWT_REFUSE_TRIMS);
 
-	/* a resume forgets how long the last refusal was */
+	/* no other tier has room: the refusal ends, and its retry counts */
 	EXPECT(swt_map_tier_refused(&m, 0));
 	EXPECT_EQ(m.tier[0].refuse_shift, 2);
+	swt_map_set_alloc(&m, 1, false);
+	EXPECT(swt_map_alloc(&m, 0, 1, &a));
+	EXPECT_EQ(swt_map_tier_of(&m, a.pblk), 0);
+	swt_map_abort(&m, a.pblk, 1);
+	EXPECT(!m.tier[0].refusing);
+	EXPECT(m.tier[0].refuse_retry);
+	swt_map_set_alloc(&m, 1, true);
+	/* a write placed before the refusal that succeeds: short again */
+	EXPECT(swt_map_alloc(&m, 0, 1, &a));
+	EXPECT(swt_map_tier_refused(&m, 0));
+	EXPECT_EQ(m.tier[0].refuse_shift, 3);
+	swt_map_commit(&m, to_lblk(3), a.pblk, 1);
+	EXPECT_EQ(m.tier[0].refuse_shift, 0);
+	EXPECT_EQ(ages_to_end_refusal(), 2);
+	/* evacuate on or off (swt_map_set_alloc) forgets the backoff */
+	EXPECT(swt_map_tier_refused(&m, 0));
+	EXPECT_EQ(m.tier[0].refuse_shift, 1);
+	swt_map_set_alloc(&m, 0, true);
+	EXPECT(!m.tier[0].refusing);
+	EXPECT(!m.tier[0].refuse_retry);
+	EXPECT_EQ(m.tier[0].refuse_shift, 0);
+
+	/* a resume forgets how long the last refusal was */
+	EXPECT(swt_map_tier_refused(&m, 0));
+	EXPECT_EQ(ages_to_end_refusal(), 2);
+	EXPECT(swt_map_tier_refused(&m, 0));
+	EXPECT_EQ(m.tier[0].refuse_shift, 1);
 	swt_map_end_refusals(&m);
 	EXPECT(swt_map_tier_refused(&m, 0));
 	EXPECT_EQ(ages_to_end_refusal(), 2);
