@@ -456,6 +456,25 @@ static void test_big_tier_uses_what_len_needs(void)
 	finish();
 }
 
+/* Write block 0 on tier 0 past its refusal, discard it: blocks trimmed. */
+static u32 rewrite_and_trim0(void)
+{
+	swt_pblk_t p;
+	unsigned int t;
+	u32 len, n = 0;
+
+	m.tier[0].refusing = false;
+	EXPECT(write1(0, 0) < 32);
+	m.tier[0].refusing = true;
+	swt_map_unmap(&m, to_lblk(0), 1);
+	while (swt_map_trim_next(&m, 8, &p, &len, &t)) {
+		EXPECT_EQ(t, 0);
+		swt_map_trim_done(&m, p, len);
+		n += len;
+	}
+	return n;
+}
+
 /*
  * A tier that failed a write refuses new ones while a slower one takes
  * them; it takes them again once SWT_REFUSE_TRIMS of its blocks are
@@ -467,9 +486,7 @@ static void test_refusing_tier(void)
 {
 	const u32 tiers[] = { 32, 64 };
 	struct swt_alloc a;
-	swt_pblk_t p;
-	unsigned int t;
-	u32 len, l, i, n;
+	u32 l, i, n;
 
 	EXPECT_EQ(mk(80, 2, tiers, 1, 8), 0);
 	m.trim_mask = 1;	/* tier 0 discards what it frees */
@@ -485,17 +502,7 @@ static void test_refusing_tier(void)
 	for (l = 2; l < 2 + 8; l++)
 		EXPECT(write1(l, 0) >= 32);
 	for (i = 0, n = 0; n < SWT_REFUSE_TRIMS; i++) {
-		/* overwrite block 0 on tier 0 ... */
-		m.tier[0].refusing = false;
-		EXPECT(write1(0, 0) < 32);
-		m.tier[0].refusing = true;
-		/* ... and discard it there */
-		swt_map_unmap(&m, to_lblk(0), 1);
-		while (swt_map_trim_next(&m, 8, &p, &len, &t)) {
-			EXPECT_EQ(t, 0);
-			swt_map_trim_done(&m, p, len);
-			n += len;
-		}
+		n += rewrite_and_trim0();
 		if (n < SWT_REFUSE_TRIMS)
 			EXPECT(m.tier[0].refusing);
 		if (i > 2 * SWT_REFUSE_TRIMS)
@@ -563,22 +570,10 @@ static u32 ages_to_end_refusal(void)
 
 static u32 trims_to_end_refusal(void)
 {
-	swt_pblk_t p;
-	unsigned int t;
-	u32 len, n = 0;
+	u32 n = 0;
 
-	while (m.tier[0].refusing && n < 100000) {
-		/* write block 0 on tier 0 past the refusal, then discard it */
-		m.tier[0].refusing = false;
-		EXPECT(write1(0, 0) < 32);
-		m.tier[0].refusing = true;
-		swt_map_unmap(&m, to_lblk(0), 1);
-		while (swt_map_trim_next(&m, 8, &p, &len, &t)) {
-			EXPECT_EQ(t, 0);
-			swt_map_trim_done(&m, p, len);
-			n += len;
-		}
-	}
+	while (m.tier[0].refusing && n < 100000)
+		n += rewrite_and_trim0();
 	return n;
 }
 
