@@ -4,9 +4,8 @@
 # disks: a=ssd b=hdd
 # Swap on dm-swaptier near OOM: two rounds of memhog asking for 64 MiB
 # more than RAM plus swap (64 MiB of swap over both tiers, so that a round
-# stays short under emulation; with 96 MiB of swap and 96 MiB more the
-# case took about 300 s of the debug lane), with the hung-task detector at
-# 60 s. The OOM killer must act (that is the point) and print its report,
+# stays short under emulation; the case still takes 170-320 s, by when the
+# OOM killer acts), with the hung-task detector at 60 s. The OOM killer must act (that is the point) and print its report,
 # a stack by design: hence "expect: call-traces". The guest is squeezed to
 # about 96 MiB available (mem_squeeze). No round may hang, no page may
 # read back wrong, and after the rounds swapoff, the map check and
