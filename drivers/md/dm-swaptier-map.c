@@ -239,6 +239,10 @@ bool swt_map_trim_next(struct swt_map *m, u32 max, swt_pblk_t *pblk, u32 *len,
 	return true;
 }
 
+/* refuse_ages (a u8) must reach the longest refusal's agings */
+static_assert((2U << SWT_REFUSE_MAX_SHIFT) <= U8_MAX,
+	      "SWT_REFUSE_MAX_SHIFT too large for refuse_ages");
+
 /* A refusal ends: the tier is tried again; see swt_map_tier_refused(). */
 static void swt_refusal_end(struct swt_tier *tr)
 {

@@ -2,6 +2,7 @@
 /* Host shim for <linux/kernel.h>: min/max and a counting WARN_ON. */
 #ifndef SHIM_LINUX_KERNEL_H
 #define SHIM_LINUX_KERNEL_H
+#include <assert.h>	/* static_assert, as <linux/build_bug.h> gives it */
 #include <limits.h>
 #include <stdio.h>
 #include <linux/types.h>
@@ -25,6 +26,7 @@ extern unsigned long shim_warnings;
 #define max_t(t, a, b) max((t)(a), (t)(b))
 #define clamp(v, lo, hi) min(max(v, lo), hi)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define U8_MAX ((u8)~0U)
 #define U32_MAX ((u32)~0U)
 
 static inline int fls(unsigned int x)
