@@ -26,6 +26,10 @@
 # Exit status: COMMAND's status; 124 if the VM hit the timeout; 125 if the
 # console shows a kernel splat (the offending lines are printed); 126 if the
 # guest died without reporting a status. The console is DIR/console.log.
+#
+# Environment: SWT_ACCEL (kvm or tcg) chooses the accelerator instead of
+# the cached KVM probe; SWT_TCG_TB_MIB is TCG's translation cache in MiB
+# (default 64, see below).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -146,6 +150,16 @@ if [ -w /dev/kvm ] && [ "${SWT_ACCEL:-}" != tcg ]; then
 	accel=$(cat "$probe")
 fi
 [ -n "${SWT_ACCEL:-}" ] && accel=$SWT_ACCEL
+# TCG keeps each translated block until the guest writes to its page or
+# the translation cache fills; by default that cache is 1 GiB, so code
+# that ran minutes ago stays translated on pages the guest has since
+# freed, and every store to such a page (a page being cleared for a
+# swap-in or a new anonymous page) takes QEMU's slow path, one store at a
+# time. A swap-heavy load then ran up to 8 times slower after a few other
+# cases in the same boot (the zram case's phase 1: 82-92 s against 10-15
+# s; docs/notes/zram-tier0-stall.md). A 64 MiB cache is flushed whole
+# every so often and keeps a load's time independent of what ran before.
+[ "$accel" = tcg ] && accel="tcg,tb-size=${SWT_TCG_TB_MIB:-64}"
 
 # ---- tier disks: sparse files on a real disk (the out directory) ----
 qdisks=()
