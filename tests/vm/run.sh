@@ -155,10 +155,11 @@ fi
 # that ran minutes ago stays translated on pages the guest has since
 # freed, and every store to such a page (a page being cleared for a
 # swap-in or a new anonymous page) takes QEMU's slow path, one store at a
-# time. A swap-heavy load then ran up to 8 times slower after a few other
-# cases in the same boot (the zram case's phase 1: 82-92 s against 10-15
-# s; docs/notes/zram-tier0-stall.md). A 64 MiB cache is flushed whole
-# every so often and keeps a load's time independent of what ran before.
+# time. A swap-heavy load then ran 5-6 times slower after a few other
+# cases in the same boot (plain swap under the zram case's load: 82-92 s
+# against 14-16 s; docs/notes/zram-tier0-stall.md). A 64 MiB cache is
+# flushed whole every so often and keeps a load's time independent of
+# what ran before.
 [ "$accel" = tcg ] && accel="tcg,tb-size=${SWT_TCG_TB_MIB:-64}"
 
 # ---- tier disks: sparse files on a real disk (the out directory) ----

@@ -45,7 +45,7 @@ t1=$(date +%s)
 "$hog" 3 "$mib" 1 >/tmp/hog-zram.log 2>&1
 hrc=$?
 # each phase's time and the target's figures after it: phase 1 took up
-# to 145 s after the other cases under QEMU's old 1 GiB translation cache
+# to 133 s after the other cases under QEMU's old 1 GiB translation cache
 # (plain swap too), 10-15 s since run.sh gives TCG 64 MiB (issue 19)
 echo "# phase 1: $(($(date +%s) - t1)) s; lru_gen $(cat /sys/kernel/mm/lru_gen/enabled 2>/dev/null || echo -);" \
 	"$(grep -E '^(pswpout|thp_swpout|thp_swpout_fallback) ' /proc/vmstat | tr '\n' ' ')"
