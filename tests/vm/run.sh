@@ -160,7 +160,10 @@ fi
 # against 14-16 s; docs/notes/zram-tier0-stall.md). A 64 MiB cache is
 # flushed whole every so often and keeps a load's time independent of
 # what ran before.
-[ "$accel" = tcg ] && accel="tcg,tb-size=${SWT_TCG_TB_MIB:-64}"
+tb_mib=${SWT_TCG_TB_MIB:-64}
+[[ $tb_mib =~ ^[1-9][0-9]*$ ]] ||
+	{ echo "run.sh: SWT_TCG_TB_MIB='$tb_mib' is not a size in MiB" >&2; exit 2; }
+[ "$accel" = tcg ] && accel="tcg,tb-size=$tb_mib"
 
 # ---- tier disks: sparse files on a real disk (the out directory) ----
 qdisks=()

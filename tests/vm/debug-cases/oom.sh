@@ -4,11 +4,11 @@
 # disks: a=ssd b=hdd
 # Swap on dm-swaptier near OOM: two rounds of memhog asking for 64 MiB
 # more than RAM plus swap (64 MiB of swap over both tiers, so that a round
-# stays short under emulation; the case took 170-320 s, 137-149 s
-# with the harness's 64 MiB TCG translation cache, by when the
-# OOM killer acts), with the hung-task detector at 60 s. The OOM killer must act (that is the point) and print its report,
-# a stack by design: hence "expect: call-traces". The guest is squeezed to
-# about 96 MiB available (mem_squeeze). No round may hang, no page may
+# stays short under emulation: the case took 170-320 s, 137-149 s with
+# the harness's 64 MiB TCG translation cache), with the hung-task
+# detector at 60 s. The OOM killer must act (that is the point) and print
+# its report, a stack by design: hence "expect: call-traces". The guest
+# is squeezed to about 96 MiB available (mem_squeeze). No round may hang, no page may
 # read back wrong, and after the rounds swapoff, the map check and
 # unloading all succeed.
 . "$SWT_TOP/tests/vm/lib.sh"
