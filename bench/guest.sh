@@ -17,6 +17,14 @@
 #	  suffix)
 #   slow  a slower SSD (non-rotational, 4000 IOPS): the "-ssd" configs
 #   big   an SSD of the slow one's size, alone: the "-single" configs
+#   zram0 compressed RAM of the fast disk's size in front of the HDD, the
+#	  "zram-" configs (issue 19): as two swap areas at priorities
+#	  ("zram-prio"), zram with its own writeback to the HDD
+#	  ("zram-wb"), and dm-swaptier over both ("zram-swaptier"). Their
+#	  pages are a third incompressible (SWAPBENCH_FILL=33: about 3:1,
+#	  like typical anonymous memory; the other configs' compress about
+#	  50:1), and they are compared with zram-prio, what most zram
+#	  users run.
 . "$SWT_TOP/tests/vm/lib.sh"
 set -u
 CASE=bench
@@ -49,13 +57,16 @@ esac
 # shows that the benchmark works, not how fast anything is) runs every
 # workload on dm-swaptier over the SSD+HDD pair and the pressure load on
 # the other configurations (unless configurations are chosen)
-all_cfgs=native,dm-cache,swaptier,native-ssd,dm-cache-ssd,swaptier-ssd,native-single,swaptier-single
+all_cfgs=native,dm-cache,swaptier,native-ssd,dm-cache-ssd,swaptier-ssd,native-single,swaptier-single,zram-prio,zram-wb,zram-swaptier
 all_wls=pressure,hotcold-20-80,hotcold-10-95,hotcold-read,aged,idle
+# the zram configurations run pressure, hot/cold and idle-then-active
+zram_wls=,pressure,hotcold-20-80,idle,
 plan=()
 for c in ${all_cfgs//,/ }; do
 	for w in ${all_wls//,/ }; do
 		[ "$scale" = quick ] && [ "${2:-all}" = all ] &&
 			[ "$c" != swaptier ] && [ "$w" != pressure ] && continue
+		[ "${c%%-*}" = zram ] && [[ $zram_wls != *",$w,"* ]] && continue
 		plan+=("$c/$w")
 	done
 done
@@ -133,13 +144,76 @@ setup_swaptier_single() {
 		mkswap -q /dev/mapper/bs >/dev/null &&
 		swapon --discard /dev/mapper/bs && echo "$G"
 }
+# zram0 anew, of SIZE bytes, writing back to BACKING if given; no
+# mem_limit (zram-generator sets none by default): each run reports
+# zram's peak memory instead. lz4, as Fedora's default and 6.12's (6.1's
+# is lzo-rle); each run records the algorithm zram used.
+zram_make() {
+	local zs=/sys/block/zram0
+	[ -e $zs ] || swt_modprobe zram num_devices=1 || return 1
+	echo 1 >$zs/reset 2>/dev/null
+	swt_modprobe lz4 2>/dev/null
+	echo lz4 >$zs/comp_algorithm 2>/dev/null
+	if [ -n "${2:-}" ]; then echo "$2" >$zs/backing_dev || return 1; fi
+	echo "$1" >$zs/disksize
+}
+setup_zram_prio() {
+	zram_make "$(blockdev --getsize64 "$F")" && mkswap -q /dev/zram0 >/dev/null &&
+		mkswap -q "$H" >/dev/null && swapon -p 10 /dev/zram0 &&
+		swapon --discard -p 5 "$H" && echo "/dev/zram0 $H"
+}
+# zram's writeback, driven as its documentation describes: every 10 s
+# (1 s in the quick run, so that it writes back there too) the pages not
+# touched since the last mark are written to the backing disk ("idle"
+# writeback), at most 10 MiB a pass (writeback_limit, which keeps a
+# pass, and the teardown that waits for it, short), then every page is
+# marked idle again. zram is as large as the disk behind it, which is
+# what it can write back; nothing bounds its memory, and a load that
+# swaps faster than the writeback drains can run the guest out of it.
+wb_stop=/tmp/zram-wb-stop
+wb_every=10
+[ "$scale" = quick ] && wb_every=1
+wb_loop() {
+	local i zs=/sys/block/zram0
+	while :; do
+		for ((i = 0; i < wb_every; i++)); do
+			[ -e $wb_stop ] && return
+			sleep 1
+		done
+		echo 1 >$zs/writeback_limit_enable && echo 2560 >$zs/writeback_limit &&
+			echo idle >$zs/writeback 2>/dev/null
+		echo all >$zs/idle
+	done
+}
+# (run() starts wb_loop: setup runs in a subshell)
+setup_zram_wb() {
+	zram_make "$(blockdev --getsize64 "$H")" "$H" &&
+		mkswap -q /dev/zram0 >/dev/null && swapon /dev/zram0 &&
+		echo all >/sys/block/zram0/idle && echo "/dev/zram0 $H"
+}
+wb_pid=""
+setup_zram_swaptier() {
+	[ "$(cat "/sys/block/$(basename "$H")/queue/rotational")" = 1 ] &&
+		echo false >"$vma_ra"
+	zram_make "$(blockdev --getsize64 "$F")" &&
+		swt_create bs "$(swt_max_len /dev/zram0 "$H")" /dev/zram0 "$H" -- \
+			discard_passdown "${xopts[@]}" &&
+		mkswap -q /dev/mapper/bs >/dev/null &&
+		swapon --discard /dev/mapper/bs && echo "/dev/zram0 $H"
+}
 teardown() {
+	if [ -n "$wb_pid" ]; then
+		touch $wb_stop
+		wait "$wb_pid"
+		wb_pid=""
+	fi
 	swapoff -a
 	echo "$vma_ra0" >"$vma_ra"
 	local d
 	for d in bs bc bc-data bc-meta; do
 		dmsetup info "$d" >/dev/null 2>&1 && dmsetup remove --retry "$d"
 	done
+	[ -e /sys/block/zram0 ] && echo 1 >/sys/block/zram0/reset
 	wipe
 }
 
@@ -172,32 +246,41 @@ sample_loop() {
 # run CONFIG LABEL WORKLOAD ARGS...: one measured run; appends its JSON line
 run() {
 	local cfg=$1 label=$2 wl=$3; shift 3
-	local devs d in0 out0 ra0 rah0 ra rah t0 t1 line rc st="" traces="" sep="" r0
+	local devs d in0 out0 oom0 ra0 rah0 ra rah t0 t1 line rc st="" traces="" sep="" r0
 	r0=$(date +%s.%N)
 	teardown >/dev/null 2>&1
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	local base=${cfg%-ssd}
+	local base=${cfg%-ssd} fill=0 zram=""
+	[ "${cfg%%-*}" = zram ] && fill=33
 	devs=$("setup_${base//-/_}" "$cfg") || { nok "$cfg/$label" "setup failed"; teardown; return; }
+	if [ "$cfg" = zram-wb ]; then
+		rm -f $wb_stop
+		wb_loop </dev/null >/dev/null 2>&1 &
+		wb_pid=$!
+	fi
 	# dispatches only: the queued and merged counts come from the disk
 	# statistics, and a full trace would fill the guest's memory; written
 	# straight to the host (the results share), not to the guest's tmpfs
 	mkdir -p "$SWT_OUT/traces"
-	BT_MASK=issue bt_start "$SWT_OUT/traces/$cfg-$label" $devs ||
+	# zram has no requests to trace (bio-based): its disk statistics say
+	# what it served
+	# shellcheck disable=SC2046 # device names, split on purpose
+	BT_MASK=issue bt_start "$SWT_OUT/traces/$cfg-$label" $(tr ' ' '\n' <<<"$devs" | grep -v zram) ||
 		nok "$cfg/$label" "blktrace did not start"
 	for d in $devs; do cp "/sys/block/$(basename "$d")/stat" "/tmp/stat0-$(basename "$d")"; done
-	in0=$(vmstat pswpin) out0=$(vmstat pswpout)
+	in0=$(vmstat pswpin) out0=$(vmstat pswpout) oom0=$(vmstat oom_kill)
 	# pages swap read ahead, and those of them used before reclaim
 	ra0=$(vmstat swap_ra) rah0=$(vmstat swap_ra_hit)
 	t0=$(date +%s.%N)
 	mkdir -p "$SWT_OUT/samples"
 	local dm="" sampler
-	[ "${cfg%%-*}" = swaptier ] && dm=bs
+	case $cfg in *swaptier*) dm=bs ;; esac
 	rm -f /tmp/sample-stop
 	sample_loop "$SWT_OUT/samples/$cfg-$label.txt" "$dm" /tmp/sample-stop & sampler=$!
 	# the disks' requests during the timed phase (swapbench's phase_io)
 	line=$(SWAPBENCH_DISKS="$(for d in $devs; do basename "$d"; done | tr '\n' ' ')" \
-		"$sb" "$wl" "$@" 2>"/tmp/$cfg-$label.err")
+		SWAPBENCH_FILL=$fill "$sb" "$wl" "$@" 2>"/tmp/$cfg-$label.err")
 	rc=$?
 	t1=$(date +%s.%N)
 	touch /tmp/sample-stop; wait "$sampler"
@@ -214,14 +297,28 @@ run() {
 	done
 	# the target's stats message by name, on one line ("tier0.mapped=1
 	# mapped=1 ..."; tests/vm/lib.sh swt_stats); report.py reads it by key
-	[ "${cfg%%-*}" = swaptier ] && st=$(swt_stats bs | tr '\n' ' ')
-	printf '{"config":"%s","workload":"%s","rc":%d,"wall":%.3f,"pswpin":%d,"pswpout":%d,"swap_ra":%d,"swap_ra_hit":%d,"result":"%s","swaptier_stats":"%s","devices":[%s],"trace_dir":"traces/%s-%s"}\n' \
+	[ -n "$dm" ] && st=$(swt_stats bs | tr '\n' ' ')
+	# zram's mm_stat (bytes: original, compressed, memory used, limit,
+	# peak, ...) and bd_stat (4 KiB pages: on the backing disk, read from
+	# it, written to it)
+	[ "${cfg%%-*}" = zram ] &&
+		zram=$({ cat /sys/block/zram0/mm_stat; echo "|"
+			 cat /sys/block/zram0/bd_stat 2>/dev/null; echo "|"
+			 sed 's/.*\[\(.*\)\].*/\1/' /sys/block/zram0/comp_algorithm; } |
+			tr -s ' \n' '  ')
+	printf '{"config":"%s","workload":"%s","rc":%d,"wall":%.3f,"pswpin":%d,"pswpout":%d,"swap_ra":%d,"swap_ra_hit":%d,"fill":%d,"oom_kills":%d,"bad_reports":%d,"result":"%s","swaptier_stats":"%s","zram":"%s","devices":[%s],"trace_dir":"traces/%s-%s"}\n' \
 		"$cfg" "$label" "$rc" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" \
 		$(($(vmstat pswpin) - in0)) $(($(vmstat pswpout) - out0)) \
-		"$ra" "$rah" \
-		"$line" "$st" "$traces" "$cfg" "$label" >>"$runs"
+		"$ra" "$rah" "$fill" $(($(vmstat oom_kill) - oom0)) \
+		"$(grep -c 'bad pages' "/tmp/$cfg-$label.err")" \
+		"$line" "$st" "$zram" "$traces" "$cfg" "$label" >>"$runs"
 	if [ $rc -eq 0 ] && echo "$line" | grep -q ' verified=1'; then
 		ok "$cfg/$label"
+	elif [ "$cfg" = zram-wb ] && [ "$(vmstat oom_kill)" -gt "$oom0" ] &&
+		! grep -q 'bad pages' "/tmp/$cfg-$label.err" && ! echo "$line" | grep -q ' bad=[1-9]'; then
+		# what zram's own writeback gives on this load: the run's figures
+		# say so, and it is not a failure of the benchmark
+		ok "$cfg/$label # out of memory: zram's writeback did not keep up"
 	else
 		nok "$cfg/$label" "exit $rc: $(head -c 200 "/tmp/$cfg-$label.err") $line"
 	fi

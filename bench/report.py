@@ -8,11 +8,11 @@ the measured values.
   report.py --meta META.json --runs RUNS.jsonl --base DIR --out PREFIX --series S [--check]
 
 --meta, --runs and --base may be repeated, once per boot of the same
-kernel, sizes and disks (a full run split over several boots, a
-workload's runs all in one boot): the report covers every boot's runs,
-each compared with native swap from its own boot. Runs of one workload
-from two boots, or boots that differ, are reported as problems, and
---check then fails.
+kernel, sizes and disks (a full run split over several boots): the
+report covers every boot's runs, each compared with native swap (or its
+group's own, GROUPS) from its own boot. A run compared with one from
+another boot, a run in two boots, or boots that differ, are reported as
+problems, and --check then fails.
 
 Writes PREFIX.json, PREFIX.md and PREFIX-{sizes,time,fastread}.png. With
 --check, exits 1 unless every run of the plan (META's "plan") ran,
@@ -24,15 +24,27 @@ import shutil
 import subprocess
 import sys
 
-# without a suffix: the SSD+HDD pair; -ssd: two SSDs; -single: one SSD
+# without a suffix: the SSD+HDD pair; -ssd: two SSDs; -single: one SSD;
+# zram-: zram in front of the HDD
 CONFIGS = ["native", "dm-cache", "swaptier", "native-ssd", "dm-cache-ssd",
-           "swaptier-ssd", "native-single", "swaptier-single"]
+           "swaptier-ssd", "native-single", "swaptier-single",
+           "zram-prio", "zram-wb", "zram-swaptier"]
+# configurations whose memory nothing bounds: running out of it is a result
+OOM_IS_A_RESULT = ("zram-wb",)
+# configurations compared with one of their own, not with native swap:
+# prefix, the one they are compared with, their section's title
+GROUPS = [("zram-", "zram-prio", "zram in front of the HDD")]
 WORKLOADS = ["pressure", "hotcold-20-80", "hotcold-10-95", "hotcold-read",
              "aged", "idle"]
 
 
 def native_of(c):
-    """The configuration a run is compared with: native swap on the same disks."""
+    """The configuration a run is compared with: native swap on the same
+    disks; for a group (GROUPS), its own at priorities (for zram in front
+    of the HDD, what zram users run)."""
+    for prefix, base, _ in GROUPS:
+        if c.startswith(prefix):
+            return base
     for suffix in ("-ssd", "-single"):
         if c.endswith(suffix):
             return "native" + suffix
@@ -77,6 +89,7 @@ def figures(base, run):
     w = {"dispatched": 0, "sectors": 0, "queued": 0, "hist": [0] * 10}
     r = {"dispatched": 0, "sectors": 0}
     fast_read_sectors = 0
+    zram_reads = 0
     slow_reads = 0
     per_dev = []
     complete = True
@@ -84,12 +97,19 @@ def figures(base, run):
         tr = load_trace(base, run, dev["dev"])
         st = dev.get("stat") or [0, 0, 0, 0]
         # queued = dispatched + merged, from the disk's own statistics
-        w["queued"] += st[2] + st[3]
+        if not dev["dev"].startswith("zram"):
+            w["queued"] += st[2] + st[3]
         if not tr:
             # a disk that did no I/O in the run (native's second area when
             # the first held everything) leaves no trace to analyse
             s = dev.get("stat")
             if isinstance(s, list) and len(s) == 4 and not any(s):
+                continue
+            # zram is not traced (it has no requests): its statistics
+            # count the 4 KiB pages swap read from it, those it read
+            # back from its backing disk included (taken out below)
+            if dev["dev"].startswith("zram") and isinstance(s, list) and len(s) == 4:
+                zram_reads += s[0]
                 continue
             complete = False
             continue
@@ -107,6 +127,17 @@ def figures(base, run):
                     slow_reads += e["dispatched"]
             per_dev.append({**e, "dev": dev["dev"], "tier": i,
                             "stat_ios_merges": st})
+    # zram's mm_stat (bytes), bd_stat (4 KiB pages) and algorithm, at the
+    # run's end
+    z = (run.get("zram") or "").split("|")
+    mm = [int(v) for v in z[0].split() if v.isdigit()]
+    bd = [int(v) for v in z[1].split() if v.isdigit()] if len(z) > 1 else []
+    if len(bd) >= 3:
+        zram_reads = max(zram_reads - bd[1], 0)
+    # the fast tier's share of the sectors swap read: zram's reads served
+    # from memory count as the fast tier's
+    read_sectors = r["sectors"] + zram_reads * 8
+    fast_read_sectors += zram_reads * 8
     res = dict(kv.split("=", 1) for kv in run["result"].split() if "=" in kv)
     # the slow tiers' read requests during the timed phase (hot/cold and
     # idle: the accesses only), from swapbench's phase_io
@@ -137,7 +168,7 @@ def figures(base, run):
         "slow_read_requests": slow_reads if len(run["devices"]) > 1 else None,
         "slow_read_requests_timed": slow_phase,
         "read_avg_kib": round(r["sectors"] / 2 / r["dispatched"], 1) if r["dispatched"] else 0,
-        "fast_read_share": round(fast_read_sectors / r["sectors"], 3) if r["sectors"] else 0,
+        "fast_read_share": round(fast_read_sectors / read_sectors, 3) if read_sectors else 0,
         "devices": per_dev,
         "trace_complete": complete,
     }
@@ -155,6 +186,24 @@ def figures(base, run):
         # blocks copied between tiers per page swapped out
         f["copy_share"] = (round((n["promoted"] + n["demoted"]) / run["pswpout"], 3)
                            if run["pswpout"] else None)
+    if len(mm) >= 5:
+        f["zram_peak_mib"] = round(mm[4] / 2**20, 1)
+    if len(bd) >= 3:
+        f["zram_written_back"] = bd[2]
+        f["zram_read_back"] = bd[1]
+    if len(z) > 2 and z[2].strip():
+        f["zram_comp"] = z[2].strip()
+    f["fill"] = run.get("fill", 0)
+    f["oom_kills"] = run.get("oom_kills", 0)
+    # zram's own writeback may not keep up with a load, and nothing bounds
+    # its memory: a zram-wb run the OOM killer ended, with no bad page
+    # found, is that configuration's result, not a failure of the run
+    f["out_of_memory"] = (run["config"] in OOM_IS_A_RESULT and not f["verified"]
+                          and f["oom_kills"] > 0 and not run.get("bad_reports")
+                          and res.get("bad", "0") == "0")
+    # the speed of a run whose data was not verified means nothing
+    if not f["verified"]:
+        f["workload_s"] = f["accesses_per_s"] = None
     return f
 
 
@@ -258,18 +307,21 @@ def main():
             problems.append(f"{b}: not the same kernel and sizes as {boots[0][2]}: "
                             + ", ".join(diff))
     rows, fio = {}, None
-    workload_boot = {}
     for boot, (m, lines, base) in enumerate(boots):
         for x in lines:
             if "fio" in x:
                 fio = x["fio"]
                 continue
             f = figures(base, x)
-            # a workload's runs compare with native from their own boot
-            w = f["workload"]
-            if workload_boot.setdefault(w, boot) != boot:
-                problems.append(f"{f['config']}/{w}: runs of {w} in two boots")
-            rows[(f["config"], w)] = f
+            f["boot"] = boot
+            if (f["config"], f["workload"]) in rows:
+                problems.append(f"{f['config']}/{f['workload']}: ran in two boots")
+            rows[(f["config"], f["workload"])] = f
+    # each run compares with native (or its group's own) from its boot
+    for (c, w), f in rows.items():
+        n = rows.get((native_of(c), w))
+        if n and n["boot"] != f["boot"]:
+            problems.append(f"{c}/{w}: {native_of(c)}/{w} ran in another boot")
 
     plan = [tuple(x.split("/", 1)) for x in meta.get("plan", []) if "/" in x]
     if not plan:
@@ -278,18 +330,25 @@ def main():
         f = rows.get((c, w))
         if not f:
             problems.append(f"{c}/{w}: did not run")
+        elif f["out_of_memory"]:
+            continue
         elif not f["verified"]:
             problems.append(f"{c}/{w}: data not verified")
-        elif not f["trace_complete"] or not f["write_requests"]:
+        elif not f["trace_complete"]:
+            problems.append(f"{c}/{w}: no trace")
+        elif not f["write_requests"] and not c.startswith("zram-"):
+            # a zram configuration may not write the HDD in a quick run
             problems.append(f"{c}/{w}: no write trace")
         elif not f["pswpout"]:
             problems.append(f"{c}/{w}: did not swap")
         elif f["accesses_per_s"] is None:
             problems.append(f"{c}/{w}: no speed figure")
-        elif f["write_merge_ratio"] is None:
+        elif f["write_merge_ratio"] is None and not c.startswith("zram-"):
             problems.append(f"{c}/{w}: no merge figure (disk statistics)")
-        elif c.startswith("swaptier") and "map_bytes_per_block" not in f:
+        elif "swaptier" in c and "map_bytes_per_block" not in f:
             problems.append(f"{c}/{w}: no dm-swaptier stats")
+        elif c.startswith("zram-") and "zram_peak_mib" not in f:
+            problems.append(f"{c}/{w}: no zram statistics")
     if not fio or not fio.get("linear_iops") or not fio.get("swaptier_iops"):
         problems.append("fio: no IOPS figures")
 
@@ -398,8 +457,17 @@ def main():
            f"throttling.bps-total=400000000`, {rot('slow')}; the `-ssd` configurations",
            f"- big: an SSD alone, unthrottled, the slow one's size, {rot('big')}; the "
            f"`-single` configurations",
+           "- zram0: compressed RAM (lz4, no mem_limit) of the fast disk's size in front "
+           "of the hdd, the `zram-` configurations: `zram-prio` the two as swap areas at "
+           "priorities, `zram-wb` zram (as large as the hdd) writing back to it every "
+           "10 s the pages untouched since the last mark (zram's documented idle "
+           "writeback), `zram-swaptier` dm-swaptier over both. Their pages are a third "
+           "incompressible (`SWAPBENCH_FILL=33`, about 3:1); the others' compress "
+           "about 50:1",
            "", "Under emulation only ratios and counts mean something: every ratio is "
-           "against native swap (priorities) on the same disks in the same boot."]
+           "against native swap (priorities) on the same disks in the same boot; for "
+           "the `zram-` configurations, against `zram-prio` (\"x native\" in the "
+           "tables below is then \"x zram-prio\")."]
     md += ["", "## Targets", "", "| target | measured | goal | met |", "|---|---|---|---|"]
     for t in targets:
         met = {True: "yes", False: "**no**", None: "n/a"}[t["met"]]
@@ -415,7 +483,8 @@ def main():
             if not f:
                 continue
             vn = f["vs_native"]
-            md.append(f"| {c} | {w} | {'yes' if f['verified'] else '**no**'} | "
+            md.append(f"| {c} | {w} | "
+                      f"{'yes' if f['verified'] else 'OOM' if f['out_of_memory'] else '**no**'} | "
                       f"{f['workload_s']} | {vn['speed']} | {num(f['accesses_per_s'])} | "
                       f"{f['pswpin']} | {f['pswpout']} | {f['write_requests']} | {vn['write_requests']} | "
                       f"{f['write_avg_kib']} | {f['write_p50_kib']} | {f['write_p90_kib']} | "
@@ -424,7 +493,7 @@ def main():
                       f"{f.get('slow_read_requests_timed')} | "
                       f"{vn.get('slow_read_requests_timed')} | "
                       f"{f['fast_read_share']} |")
-    sw = [f for f in rows.values() if f["config"].startswith("swaptier")]
+    sw = [f for f in rows.values() if "swaptier" in f["config"]]
     if sw:
         md += ["", "## dm-swaptier", "",
                "| config | workload | promoted | demoted | copied per page out | "
@@ -433,6 +502,25 @@ def main():
             md.append(f"| {f['config']} | {f['workload']} | {f.get('promoted')} | "
                       f"{f.get('demoted')} | {f.get('copy_share')} | {f.get('discards')} | "
                       f"{f.get('mapped_at_end')} | {f.get('map_bytes_per_block')} |")
+    for prefix, base, title in GROUPS:
+        zr = [rows[(c, w)] for w in WORKLOADS for c in CONFIGS
+              if c.startswith(prefix) and (c, w) in rows]
+        if not zr:
+            continue
+        md += ["", f"## {title}", "",
+               f"| config | workload | time s | x {base} | accesses/s | second disk's "
+               f"read reqs | x {base} | write reqs to disks | zram's peak memory MiB | "
+               "written back by zram (pages) | read back by zram (pages) |",
+               "|" + "---|" * 11]
+        for f in zr:
+            vn = f["vs_native"]
+            md.append(f"| {f['config']} | {f['workload']} | "
+                      f"{'out of memory' if f['out_of_memory'] else f['workload_s']} | "
+                      f"{vn['speed']} | {num(f['accesses_per_s'])} | "
+                      f"{f['slow_read_requests']} | {vn['slow_read_requests']} | "
+                      f"{f['write_requests']} | {f.get('zram_peak_mib', '-')} | "
+                      f"{f.get('zram_written_back', '-')} | "
+                      f"{f.get('zram_read_back', '-')} |")
     if fio:
         md += ["", f"fio 4 KiB random read/write, iodepth 16, {fio['runtime']} s on the big "
                f"disk: dm-linear {num(fio.get('linear_iops'))} IOPS, dm-swaptier "
