@@ -16,7 +16,8 @@ problems, and --check then fails.
 
 Writes PREFIX.json, PREFIX.md and PREFIX-{sizes,time,fastread}.png. With
 --check, exits 1 unless every run of the plan (META's "plan") ran,
-verified its data, and every figure could be computed (make bench-quick)."""
+verified its data (or, for zram-wb, ran out of memory: OOM_IS_A_RESULT),
+and every figure could be computed (make bench-quick)."""
 import argparse
 import json
 import os
@@ -196,10 +197,15 @@ def figures(base, run):
     f["fill"] = run.get("fill", 0)
     f["oom_kills"] = run.get("oom_kills", 0)
     # zram's own writeback may not keep up with a load, and nothing bounds
-    # its memory: a zram-wb run the OOM killer ended, with no bad page
-    # found, is that configuration's result, not a failure of the run
+    # its memory: a zram-wb run the OOM killer ended (swapbench killed by
+    # SIGKILL, or reporting SIGKILLed processes and no other signal), with
+    # no bad page found, is that configuration's result, not a failure
+    # (bench/guest.sh oom_ended)
+    by_oom = run["rc"] == 137 or (run["rc"] == 1 and res.get("killed", "0") != "0"
+                                  and res.get("signaled") == "0")
     f["out_of_memory"] = (run["config"] in OOM_IS_A_RESULT and not f["verified"]
-                          and f["oom_kills"] > 0 and not run.get("bad_reports")
+                          and f["oom_kills"] > 0 and by_oom
+                          and not run.get("bad_reports")
                           and res.get("bad", "0") == "0")
     # the speed of a run whose data was not verified means nothing
     if not f["verified"]:
@@ -334,10 +340,9 @@ def main():
             continue
         elif not f["verified"]:
             problems.append(f"{c}/{w}: data not verified")
-        elif not f["trace_complete"]:
-            problems.append(f"{c}/{w}: no trace")
-        elif not f["write_requests"] and not c.startswith("zram-"):
-            # a zram configuration may not write the HDD in a quick run
+        elif not f["trace_complete"] or (not f["write_requests"]
+                                         and not c.startswith("zram-")):
+            # (a zram configuration may not write the HDD in a quick run)
             problems.append(f"{c}/{w}: no write trace")
         elif not f["pswpout"]:
             problems.append(f"{c}/{w}: did not swap")
@@ -428,8 +433,8 @@ def main():
     md = [f"# dm-swaptier benchmark: {meta['kernel']} ({meta['scale']})", ""]
     if meta["boots"] > 1:
         md += [f"The runs come from {meta['boots']} boots of the same kernel with the "
-               "same sizes; each workload's runs (and the native run they are "
-               "compared with) come from one boot.", ""]
+               "same sizes; each run and the one it is compared with come from one "
+               "boot.", ""]
     disks = meta.get("disks", {})
 
     def rot(d):

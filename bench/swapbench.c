@@ -7,6 +7,8 @@
  *   swapbench pressure PROCS MIB_TOTAL PASSES
  *	PROCS processes share MIB_TOTAL; each fills its pages and reads them
  *	all back, PASSES times (direct reclaim from several processes at once).
+ *	Its line (and aged's) also counts the processes killed by SIGKILL
+ *	(killed=, the OOM killer's signal) and by any other (signaled=).
  *   swapbench hotcold MIB HOT_PCT HOT_SHARE ACCESSES [WRITE_PCT [SEED]]
  *	one process fills MIB, then makes ACCESSES page accesses, HOT_SHARE %
  *	of them to a scattered HOT_PCT % of the pages; WRITE_PCT % of the
@@ -215,7 +217,7 @@ static int run_procs(unsigned int procs, size_t mib, unsigned int passes,
 		     unsigned int rounds, const char *name)
 {
 	size_t pages = mib * (1024 * 1024 / PAGE) / procs;
-	unsigned int i, failed = 0;
+	unsigned int i, failed = 0, killed = 0, signaled = 0;
 	int status, ready[2], go[2];
 	double t0 = now();
 	char c;
@@ -253,16 +255,20 @@ static int run_procs(unsigned int procs, size_t mib, unsigned int passes,
 		;
 	close(go[1]);
 	close(ready[0]);
-	for (i = 0; i < procs; i++)
+	for (i = 0; i < procs; i++) {
 		if (wait(&status) < 0 || !WIFEXITED(status) ||
 		    WEXITSTATUS(status))
 			failed++;
+		/* SIGKILL is the OOM killer's; any other signal is not */
+		if (WIFSIGNALED(status))
+			WTERMSIG(status) == SIGKILL ? killed++ : signaled++;
+	}
 	/* pages written and read back, in every round and pass */
-	printf("workload=%s procs=%u mib=%zu seconds=%.3f accesses=%zu aps=%.0f verified=%d\n",
+	printf("workload=%s procs=%u mib=%zu seconds=%.3f accesses=%zu aps=%.0f verified=%d killed=%u signaled=%u\n",
 	       name, procs, mib, now() - t0,
 	       (size_t)procs * pages * (2 * passes + 3 * rounds),
 	       procs * pages * (2.0 * passes + 3 * rounds) / (now() - t0),
-	       !failed);
+	       !failed, killed, signaled);
 	return failed ? 1 : 0;
 }
 

@@ -11,6 +11,9 @@ pat+='|Kernel panic|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO'
 pat+='|possible circular locking|possible recursive locking|inconsistent lock state'
 pat+='|kmemleak: [0-9]+ new suspected|sleeping function called from invalid context'
 pat+='|suspicious RCU usage|lock held when returning|bad unlock balance'
+# a BUG_ON on 6.1 ("kernel BUG at", then "invalid opcode: 0000 [#1]": no
+# "Oops" there), so that it fails a run without its "Call Trace" line too
+pat+='|kernel BUG at|invalid opcode: [0-9]'
 [ "${SPLAT_EXPECT_TRACES:-0}" = 1 ] || pat+='|Call Trace'
 [ -f "$1" ] || exit 1
 grep -aE "$pat" "$1" | head -n 20 | grep .
