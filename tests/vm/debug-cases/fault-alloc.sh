@@ -27,24 +27,35 @@ read -r lo hi < <(awk '$4 == "[dm_swaptier]" && $2 ~ /^[tT]$/ { print $1 }' /pro
 	sort | sed -n '1p;$p' | paste -sd ' ')
 [ -n "$lo" ] && [ -n "$hi" ] || die "no dm_swaptier text symbols in /proc/kallsyms"
 end=$(printf '0x%x' $(((0x$hi & ~0xfff) + 0x1000)))
+# dm-kcopyd's client creation (its page reserve, pools and workqueue) is
+# 327 of the constructor's 608 failure points, each one ending in the same
+# "Cannot create the kcopyd client" unwind: the full sweep rejects its
+# text (from its symbol to the next one) and a second sweep fails only its
+# first allocations
+kc=$(awk '$3 == "dm_kcopyd_client_create" { print $1; exit }' /proc/kallsyms)
+[ -n "$kc" ] || die "no dm_kcopyd_client_create in /proc/kallsyms"
+kce=$(awk '$2 ~ /^[tT]$/ { print $1 }' /proc/kallsyms | sort -u | awk -v a="$kc" '$1 > a { print; exit }')
+[ -n "$kce" ] || die "no symbol after dm_kcopyd_client_create"
 for a in failslab fail_page_alloc; do
 	echo 0 >"$dbg/$a/probability"	# only fail-nth injects
 	echo 0 >"$dbg/$a/verbose"
 	echo -1 >"$dbg/$a/times"
 	echo N >"$dbg/$a/ignore-gfp-wait"
-	echo "0x$lo" >"$dbg/$a/require-start"
-	echo "$end" >"$dbg/$a/require-end"
 	echo 32 >"$dbg/$a/stacktrace-depth"
 done
 echo N >"$dbg/fail_page_alloc/ignore-gfp-highmem"
 echo 0 >"$dbg/fail_page_alloc/min-order"
-restore() {
+filter() {	# REQUIRE-START REQUIRE-END REJECT-START REJECT-END
 	for a in failslab fail_page_alloc; do
-		echo 0 >"$dbg/$a/require-start"
-		printf '0x%x\n' -1 >"$dbg/$a/require-end"
+		echo "$1" >"$dbg/$a/require-start"
+		echo "$2" >"$dbg/$a/require-end"
+		echo "$3" >"$dbg/$a/reject-start"
+		echo "$4" >"$dbg/$a/reject-end"
 	done
 }
+restore() { filter 0 "$(printf '0x%x' -1)" 0 0; }
 trap restore EXIT
+filter "0x$lo" "$end" "0x$kc" "0x$kce"
 fz=$SWT_TOP/build/bin/dmfuzz
 [ -x "$fz" ] || die "no $fz (tests/vm/build-tools.sh)"
 
@@ -65,6 +76,12 @@ len=$(swt_max_len "$A" "$B")
 ctr_opts="3 discard_passdown frontier_blocks 128"
 sweep ctr create fa "$len" "2 $A $B $ctr_opts"
 check ctr-none-left bash -c "! dmsetup info fa >/dev/null 2>&1"
+filter "0x$kc" "0x$kce" 0 0
+DMFUZZ_NTH_MAX=4 sweep ctr-kcopyd create fa "$len" "2 $A $B $ctr_opts"
+check ctr-kcopyd-none-left bash -c "! dmsetup info fa >/dev/null 2>&1"
+check ctr-kcopyd-injected grep -q '^nth create: 4 injected failures' \
+	"$SWT_OUT/cases/$CASE-ctr-kcopyd.nth"
+filter "0x$lo" "$end" "0x$kc" "0x$kce"
 
 # a live device with data for the reload and message sweeps, short enough
 # for tier 0 to take every block (so that "evacuate 1" is allowed)
