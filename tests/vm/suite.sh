@@ -6,7 +6,8 @@
 # cases that need its KASAN, kmemleak and fault-injection knobs, and leave
 # out the cases marked "# debug-lane: full" unless SWT_DEBUG_FULL=1, and
 # always those marked "# debug-lane: none (why)": the debug kernel lacks
-# what they need.
+# what they need. On 6.1 and 6.12 a case marked "# kernels: SERIES..."
+# runs only on those (named cases always run).
 #
 #   tests/vm/suite.sh --kernel SERIES [--out DIR] [--mem SIZE] [CASE...]
 set -uo pipefail
@@ -28,6 +29,19 @@ out=${out:-$top/build/vm/$series}
 cases=("$@")
 if [ ${#cases[@]} -eq 0 ]; then
 	cases=("$top"/tests/vm/cases/*.sh)
+	# a case whose kernel paths every case already runs on both kernels,
+	# and whose own subject is userspace, says on which one it runs
+	# ("# kernels: 6.12"); the debug lane goes by "# debug-lane:" only
+	case "$series" in
+	*-debug) ;;
+	*)
+		keep=()
+		for c in "${cases[@]}"; do
+			k=$(sed -n 's/^# kernels: *\([^(]*\).*/\1/p' "$c" | head -n 1)
+			[ -z "$k" ] || [[ " $k " == *" $series "* ]] && keep+=("$c")
+		done
+		cases=("${keep[@]}") ;;
+	esac
 	case "$series" in
 	*-debug)
 		keep=()

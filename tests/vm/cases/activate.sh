@@ -1,6 +1,8 @@
 #!/bin/bash
 # timeout: 300
 # debug-lane: full
+# kernels: 6.1 (its kernel paths are every case's create, swapon and remove on
+# both kernels, and the systemd boot test activates on both)
 # disks: a=ssd b=hdd c=hdd d=hdd
 # dmswaptier activate and deactivate, as the boot unit runs them, from a
 # configuration naming the guest's disks: every device whose tiers exist

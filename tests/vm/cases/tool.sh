@@ -1,6 +1,8 @@
 #!/bin/bash
 # timeout: 600
 # debug-lane: full
+# kernels: 6.12 (the tool is userspace; the target's status, map and
+# messages it reads are every case's on both kernels)
 # disks: a=ssd b=hdd c=hdd
 # The dmswaptier tool against the real target: create with --swap, status
 # and --json, map against the map message, trace during swap against
