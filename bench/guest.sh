@@ -25,6 +25,13 @@
 #	  like typical anonymous memory; the other configs' compress about
 #	  50:1), and they are compared with zram-prio, what most zram
 #	  users run.
+#   net   a disk on another machine: a file served by qemu-nbd on the
+#	  host, outside the guest, over QEMU's user-mode network, attached
+#	  with Debian's nbd-client as /dev/nbd0 (tests/vm/run.sh --nbd),
+#	  the "net-" configs behind the fast disk (issue 19): as two swap
+#	  areas at priorities ("net-prio", what they are compared with) and
+#	  dm-swaptier over both ("net-swaptier"). It reports what the nbd
+#	  driver says (non-rotational).
 . "$SWT_TOP/tests/vm/lib.sh"
 set -u
 CASE=bench
@@ -60,16 +67,17 @@ esac
 # shows that the benchmark works, not how fast anything is) runs every
 # workload on dm-swaptier over the SSD+HDD pair and the pressure load on
 # the other configurations (unless configurations are chosen)
-all_cfgs=native,dm-cache,swaptier,native-ssd,dm-cache-ssd,swaptier-ssd,native-single,swaptier-single,zram-prio,zram-wb,zram-swaptier
+all_cfgs=native,dm-cache,swaptier,native-ssd,dm-cache-ssd,swaptier-ssd,native-single,swaptier-single,zram-prio,zram-wb,zram-swaptier,net-prio,net-swaptier
 all_wls=pressure,hotcold-20-80,hotcold-10-95,hotcold-read,aged,idle
-# the zram configurations run pressure, hot/cold and idle-then-active
+# the zram and network configurations run pressure, hot/cold and
+# idle-then-active
 zram_wls=,pressure,hotcold-20-80,idle,
 plan=()
 for c in ${all_cfgs//,/ }; do
 	for w in ${all_wls//,/ }; do
 		[ "$scale" = quick ] && [ "${2:-all}" = all ] &&
 			[ "$c" != swaptier ] && [ "$w" != pressure ] && continue
-		[ "${c%%-*}" = zram ] && [[ $zram_wls != *",$w,"* ]] && continue
+		case "${c%%-*}" in zram | net) [[ $zram_wls != *",$w,"* ]] && continue ;; esac
 		plan+=("$c/$w")
 	done
 done
@@ -90,8 +98,29 @@ fi
 echo "# guest: $ram MiB RAM, $avail MiB available; pressure $p_mib MiB," \
 	"hot/cold $hc_mib MiB x $hc_acc accesses, aged $aged_rounds rounds," \
 	"idle $idle_mib MiB; ${#plan[@]} runs"
+# the network disk: the guest's NIC on QEMU's user-mode network, and the
+# export connected as /dev/nbd0 (netlink: the kernel keeps the socket,
+# marked for memory reserves, once nbd-client exits; no I/O timeout, as
+# a swap device must not fail a slow request under emulation)
+N=""
+if [ -n "${SWT_NBD_NET:-}" ]; then
+	read -r nhost nport nname <<<"$SWT_NBD_NET"
+	swt_modprobe virtio_net 2>/dev/null
+	swt_modprobe nbd nbds_max=1 || die "cannot load nbd"
+	ip link set lo up
+	eth=$(find /sys/class/net -mindepth 1 -maxdepth 1 ! -name lo -printf '%f\n' | head -n 1)
+	[ -n "$eth" ] || die "no network interface for the net disk"
+	ip link set "$eth" up && ip addr add 10.0.2.15/24 dev "$eth" ||
+		die "cannot configure $eth"
+	"$SWT_NBD_CLIENT" "$nhost" "$nport" /dev/nbd0 -N "$nname" -b 4096 >/tmp/nbd-client.log 2>&1 ||
+		die "nbd-client: $(tr '\n' ' ' </tmp/nbd-client.log)"
+	poll '[ "$(blockdev --getsize64 /dev/nbd0 2>/dev/null || echo 0)" -gt 0 ]' 30 ||
+		die "/dev/nbd0 has no size after nbd-client"
+	N=/dev/nbd0
+	echo "# net: /dev/nbd0 on $eth, export $nname at $nhost:$nport, $(($(blockdev --getsize64 $N) >> 20)) MiB, rotational $(cat /sys/block/nbd0/queue/rotational)"
+fi
 disks=""
-for d in fast:$F hdd:$H slow:$S big:$G; do
+for d in fast:$F hdd:$H slow:$S big:$G ${N:+net:$N}; do
 	disks+="${disks:+,}\"${d%%:*}\":{\"rotational\":$(cat "/sys/block/$(basename "${d#*:}")/queue/rotational"),\"mib\":$(($(blockdev --getsize64 "${d#*:}") >> 20))}"
 done
 printf '{"scale":"%s","ram_mib":%d,"avail_mib":%d,"kernel":"%s","pressure_mib":%d,"hotcold_mib":%d,"hotcold_accesses":%d,"aged_rounds":%d,"idle_mib":%d,"swaptier_opts":"%s","disks":{%s},"plan":[%s]}\n' \
@@ -102,7 +131,7 @@ printf '{"scale":"%s","ram_mib":%d,"avail_mib":%d,"kernel":"%s","pressure_mib":%
 # ---- configurations: setup prints the devices to trace (fast first) ----
 wipe() {	# discard every disk, so each run starts equal
 	local d
-	for d in "$F" "$S" "$G" "$H"; do blkdiscard "$d" 2>/dev/null || true; done
+	for d in "$F" "$S" "$G" "$H" $N; do blkdiscard "$d" 2>/dev/null || true; done
 }
 # the pair's slow disk: the HDD, or for the "-ssd" configs the slower SSD
 slow_of() { case "$1" in *-ssd) echo "$S" ;; *) echo "$H" ;; esac; }
@@ -203,6 +232,20 @@ setup_zram_swaptier() {
 			discard_passdown "${xopts[@]}" &&
 		mkswap -q /dev/mapper/bs >/dev/null &&
 		swapon --discard /dev/mapper/bs && echo "/dev/zram0 $H"
+}
+# the fast disk and the network one: swap areas at priorities, or
+# dm-swaptier over both
+setup_net_prio() {
+	[ -n "$N" ] || return 1
+	mkswap -q "$F" >/dev/null && mkswap -q "$N" >/dev/null &&
+		swapon --discard -p 10 "$F" && swapon --discard -p 5 "$N" &&
+		echo "$F $N"
+}
+setup_net_swaptier() {
+	[ -n "$N" ] || return 1
+	swt_create bs "$(swt_max_len "$F" "$N")" "$F" "$N" -- discard_passdown "${xopts[@]}" &&
+		mkswap -q /dev/mapper/bs >/dev/null &&
+		swapon --discard /dev/mapper/bs && echo "$F $N"
 }
 teardown() {
 	if [ -n "$wb_pid" ]; then

@@ -26,15 +26,16 @@ import subprocess
 import sys
 
 # without a suffix: the SSD+HDD pair; -ssd: two SSDs; -single: one SSD;
-# zram-: zram in front of the HDD
+# zram-: zram in front of the HDD; net-: the SSD in front of a network disk
 CONFIGS = ["native", "dm-cache", "swaptier", "native-ssd", "dm-cache-ssd",
            "swaptier-ssd", "native-single", "swaptier-single",
-           "zram-prio", "zram-wb", "zram-swaptier"]
+           "zram-prio", "zram-wb", "zram-swaptier", "net-prio", "net-swaptier"]
 # configurations whose memory nothing bounds: running out of it is a result
 OOM_IS_A_RESULT = ("zram-wb",)
 # configurations compared with one of their own, not with native swap:
 # prefix, the one they are compared with, their section's title
-GROUPS = [("zram-", "zram-prio", "zram in front of the HDD")]
+GROUPS = [("zram-", "zram-prio", "zram in front of the HDD"),
+          ("net-", "net-prio", "The SSD in front of a network disk (NBD)")]
 WORKLOADS = ["pressure", "hotcold-20-80", "hotcold-10-95", "hotcold-read",
              "aged", "idle"]
 
@@ -42,7 +43,8 @@ WORKLOADS = ["pressure", "hotcold-20-80", "hotcold-10-95", "hotcold-read",
 def native_of(c):
     """The configuration a run is compared with: native swap on the same
     disks; for a group (GROUPS), its own at priorities (for zram in front
-    of the HDD, what zram users run)."""
+    of the HDD, what zram users run; for a network disk behind the SSD,
+    the two as swap areas)."""
     for prefix, base, _ in GROUPS:
         if c.startswith(prefix):
             return base
@@ -477,10 +479,15 @@ def main():
            "writeback), `zram-swaptier` dm-swaptier over both. Their pages are a third "
            "incompressible (`SWAPBENCH_FILL=33`, about 3:1); the others' compress "
            "about 50:1",
+           f"- net: a disk on another machine, a file the host serves with qemu-nbd "
+           f"over QEMU's user-mode network, attached with nbd-client (NBD), "
+           f"{rot('net')}; the `net-` configurations: `net-prio` the fast disk and it as "
+           f"swap areas at priorities, `net-swaptier` dm-swaptier over both",
            "", "Under emulation only ratios and counts mean something: every ratio is "
            "against native swap (priorities) on the same disks in the same boot; for "
-           "the `zram-` configurations, against `zram-prio` (\"x native\" in the "
-           "tables below is then \"x zram-prio\")."]
+           "the `zram-` and `net-` configurations, against `zram-prio` and `net-prio` "
+           "(\"x native\" in the tables below is then \"x zram-prio\" or "
+           "\"x net-prio\")."]
     md += ["", "## Targets", "", "| target | measured | goal | met |", "|---|---|---|---|"]
     for t in targets:
         met = {True: "yes", False: "**no**", None: "n/a"}[t["met"]]
@@ -520,20 +527,23 @@ def main():
               if c.startswith(prefix) and (c, w) in rows]
         if not zr:
             continue
+        z = prefix == "zram-"
         md += ["", f"## {title}", "",
                f"| config | workload | time s | x {base} | accesses/s | second disk's "
-               f"read reqs | x {base} | write reqs to disks | zram's peak memory MiB | "
-               "written back by zram (pages) | read back by zram (pages) |",
-               "|" + "---|" * 11]
+               f"read reqs | x {base} | write reqs to disks |"
+               + (" zram's peak memory MiB | written back by zram (pages) | "
+                  "read back by zram (pages) |" if z else ""),
+               "|" + "---|" * (11 if z else 8)]
         for f in zr:
             vn = f["vs_native"]
             md.append(f"| {f['config']} | {f['workload']} | "
                       f"{'out of memory' if f['out_of_memory'] else f['workload_s']} | "
                       f"{vn['speed']} | {num(f['accesses_per_s'])} | "
                       f"{f['slow_read_requests']} | {vn['slow_read_requests']} | "
-                      f"{f['write_requests']} | {f.get('zram_peak_mib', '-')} | "
-                      f"{f.get('zram_written_back', '-')} | "
-                      f"{f.get('zram_read_back', '-')} |")
+                      f"{f['write_requests']} |"
+                      + (f" {f.get('zram_peak_mib', '-')} | "
+                         f"{f.get('zram_written_back', '-')} | "
+                         f"{f.get('zram_read_back', '-')} |" if z else ""))
     if fio:
         md += ["", f"fio 4 KiB random read/write, iodepth 16, {fio['runtime']} s on the big "
                f"disk: dm-linear {num(fio.get('linear_iops'))} IOPS, dm-swaptier "

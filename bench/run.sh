@@ -37,13 +37,14 @@ if [ $scale = quick ]; then
 	# throttled: the quick run checks that every configuration and
 	# workload runs and yields its figures, and the throttled disks took
 	# half of its time (354 s at stop 33)
-	disks=(--disk fast:64 --disk slow:256 --disk big:256 --disk hdd:256)
+	disks=(--disk fast:64 --disk slow:256 --disk big:256 --disk hdd:256 --nbd net:256)
 	# a smaller guest than the full run's: every size follows the memory
 	# available, and the fills are most of the quick run's time
 	mem=192M tmo=2400
 else
 	out=${out:-$top/bench/results}
-	disks=(--disk fast:128 --disk slow:1024:ssd --disk big:1024 --disk hdd:1024:hdd)
+	disks=(--disk fast:128 --disk slow:1024:ssd --disk big:1024 --disk hdd:1024:hdd
+		--nbd net:1024)
 	mem=256M tmo=14400
 fi
 mkdir -p "$out" "$top/build/bin"

@@ -9,7 +9,7 @@ PKGS=(
 	lvm2 dmsetup thin-provisioning-tools fio blktrace jq
 	gnuplot-nox sparse clang libclang-rt-14-dev libdevmapper-dev libsmartcols-dev libblkid-dev linux-source-6.12
 	pkg-config util-linux e2fsprogs python3 dkms
-	pahole udev systemd
+	pahole udev systemd libnl-genl-3-200
 )
 # pahole: the 6.12 headers ship a vmlinux, so kbuild generates BTF for the
 # module with pahole (linux-kbuild-6.12 depends on it; its packages are

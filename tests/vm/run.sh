@@ -12,6 +12,11 @@
 #                        a file-backed virtio-blk disk (repeatable); CLASS is
 #                        fast (default), ssd or hdd (QEMU drive throttling).
 #                        The guest finds it as $SWT_DISK_<NAME>.
+#   --nbd NAME:MIB       a file served by qemu-nbd on the host, outside the
+#                        guest (a machine on the network), reached over
+#                        QEMU's user-mode network (virtio-net); the guest
+#                        finds "HOST PORT EXPORT" in $SWT_NBD_<NAME> and
+#                        connects it with nbd-client (bench/guest.sh)
 #   --mem SIZE           guest memory (default 512M)
 #   --smp N              guest CPUs (default 2)
 #   --timeout SECONDS    hard limit for the whole VM (default 900)
@@ -34,12 +39,13 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 series="" out="" mem=512M smp=2 timeout=900 interactive=0 append="" systemd=0
-disks=()
+disks=() nbds=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) series=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--disk) disks+=("$2"); shift 2 ;;
+	--nbd) nbds+=("$2"); shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
@@ -188,6 +194,40 @@ for spec in "${disks[@]}"; do
 	i=$((i + 1))
 done
 
+# ---- network disks: qemu-nbd on the host, the guest's NIC to reach it ----
+# QEMU's user-mode network maps the guest's 10.0.2.2 to the host's
+# loopback; each server exits with this script (or at the latest when the
+# file it serves is removed after the VM)
+nics=()
+nbd_pids=()
+stop_nbd() {
+	local p
+	for p in "${nbd_pids[@]}"; do kill "$p" 2>/dev/null; done
+	return 0
+}
+trap stop_nbd EXIT
+if [ ${#nbds[@]} -gt 0 ]; then
+	client=$("$top/scripts/nbd-client.sh") || exit 2
+	envs+=("SWT_NBD_CLIENT=$client")
+fi
+for spec in "${nbds[@]}"; do
+	IFS=: read -r name mib <<<"$spec"
+	img=$out/nbd-$name.img
+	rm -f "$img"
+	truncate -s "${mib}M" "$img"
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	rm -f "$out/nbd-$name.pid"
+	if ! qemu-nbd --fork --persistent --shared=4 --format=raw --export-name="$name" \
+		--bind=127.0.0.1 --port="$port" --cache=writeback --aio=threads \
+		--discard=unmap --pid-file="$out/nbd-$name.pid" "$img" 2>"$out/nbd-$name.log"; then
+		echo "run.sh: qemu-nbd could not serve $img: $(head -n 1 "$out/nbd-$name.log")" >&2
+		exit 2
+	fi
+	nbd_pids+=("$(cat "$out/nbd-$name.pid")")
+	envs+=("SWT_NBD_${name^^}=10.0.2.2 $port $name")
+	nics=(-nic "user,model=virtio-net-pci")
+done
+
 # ---- the script the guest runs after chrooting into the host root ----
 {
 	echo "#!/bin/bash"
@@ -240,7 +280,7 @@ qemu=(qemu-system-x86_64 -accel "$accel" -m "$mem" -smp "$smp" -cpu max
 	-device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
 	-fsdev "local,id=swtout,path=$out,security_model=none,multidevs=remap"
 	-device "virtio-9p-pci,fsdev=swtout,mount_tag=swtout"
-	"${qdisks[@]}")
+	"${qdisks[@]}" "${nics[@]}")
 
 if [ $interactive = 1 ]; then
 	"${qemu[@]}" -serial mon:stdio
@@ -252,7 +292,8 @@ timeout --kill-after=10 "$timeout" "${qemu[@]}" -serial "file:$out/console.log" 
 	</dev/null >"$out/qemu.log" 2>&1
 qrc=$?
 set -e
-rm -f "$out"/disk-*.img
+rm -f "$out"/disk-*.img "$out"/nbd-*.img
+stop_nbd
 
 splat=$("$top/tests/vm/splat.sh" "$out/console.log" || true)
 if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
