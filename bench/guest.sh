@@ -95,6 +95,8 @@ if [ "$c$w" != allall ]; then	# a chosen subset
 	plan=("${sub[@]}")
 	[ ${#plan[@]} -gt 0 ] || die "nothing to run"
 fi
+[[ " ${plan[*]}" != *" net-"* ]] || [ -n "${SWT_NBD_NET:-}" ] ||
+	die "the net- configurations need the network disk (bench/run.sh gives it: tests/vm/run.sh --nbd net:MIB)"
 echo "# guest: $ram MiB RAM, $avail MiB available; pressure $p_mib MiB," \
 	"hot/cold $hc_mib MiB x $hc_acc accesses, aged $aged_rounds rounds," \
 	"idle $idle_mib MiB; ${#plan[@]} runs"
@@ -233,6 +235,23 @@ setup_zram_swaptier() {
 		mkswap -q /dev/mapper/bs >/dev/null &&
 		swapon --discard /dev/mapper/bs && echo "/dev/zram0 $H"
 }
+# The net- loads run in a memory cgroup of the memory available less
+# NET_RESERVE MiB: swapping to a network disk needs free memory outside
+# the load for the network's own buffers. With the whole guest short of
+# memory (as the other configurations run), a full run hung at once:
+# virtio-net could not refill its receive ring (a GFP_ATOMIC page
+# allocation failure), so the server's replies to swap-out writes were
+# never received, and no memory came free (stop 34; docs/notes/
+# network-bench.md). A machine that swaps over a network keeps such a
+# reserve (vm.min_free_kbytes, or its load in a cgroup).
+NET_RESERVE=48
+net_cgroup() {
+	local cg=/sys/fs/cgroup/bench-net
+	{ mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup; } 2>/dev/null &&
+		{ grep -qw memory /sys/fs/cgroup/cgroup.subtree_control ||
+			echo +memory >/sys/fs/cgroup/cgroup.subtree_control; } 2>/dev/null &&
+		mkdir -p $cg && echo "$((avail - NET_RESERVE))M" >$cg/memory.max && echo $cg
+}
 # the fast disk and the network one: swap areas at priorities, or
 # dm-swaptier over both
 setup_net_prio() {
@@ -315,6 +334,11 @@ run() {
 	local base=${cfg%-ssd} fill=0 zram=""
 	[ "${cfg%%-*}" = zram ] && fill=33
 	devs=$("setup_${base//-/_}" "$cfg") || { nok "$cfg/$label" "setup failed"; teardown; return; }
+	# the net- loads in their memory cgroup (net_cgroup)
+	local cg=""
+	case $cfg in
+	net-*) cg=$(net_cgroup) || { nok "$cfg/$label" "no memory cgroup"; teardown; return; } ;;
+	esac
 	if [ "$cfg" = zram-wb ]; then
 		rm -f $wb_stop
 		wb_loop </dev/null >/dev/null 2>&1 &
@@ -341,9 +365,14 @@ run() {
 	sample_loop "$SWT_OUT/samples/$cfg-$label.txt" "$dm" /tmp/sample-stop & sampler=$!
 	# the disks' requests during the timed phase (swapbench's phase_io)
 	line=$(SWAPBENCH_DISKS="$(for d in $devs; do basename "$d"; done | tr '\n' ' ')" \
-		SWAPBENCH_FILL=$fill bash -c 'echo 0 >/proc/self/oom_score_adj && exec "$@"' \
+		SWAPBENCH_FILL=$fill SWT_CG=$cg bash -c 'echo 0 >/proc/self/oom_score_adj &&
+			{ [ -z "$SWT_CG" ] || echo $$ >"$SWT_CG/cgroup.procs"; } && exec "$@"' \
 		swapbench "$sb" "$wl" "$@" 2>"/tmp/$cfg-$label.err")
 	rc=$?
+	if [ -n "$cg" ]; then
+		echo "# $cfg/$label: in memory cgroup $cg, memory.max $(($(cat $cg/memory.max) >> 20)) MiB, memory.peak $(($(cat $cg/memory.peak 2>/dev/null || echo 0) >> 20)) MiB"
+		rmdir "$cg" 2>/dev/null
+	fi
 	t1=$(date +%s.%N)
 	touch /tmp/sample-stop; wait "$sampler"
 	ra=$(($(vmstat swap_ra) - ra0)) rah=$(($(vmstat swap_ra_hit) - rah0))

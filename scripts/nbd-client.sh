@@ -11,16 +11,17 @@ bin=$dir/root/sbin/nbd-client
 if [ ! -x "$bin" ]; then
 	mkdir -p "$dir"
 	tmp=$(mktemp -d "$dir/dl.XXXXXX")
-	if ! (cd "$tmp" && apt-get download -q nbd-client >&2); then
-		rm -rf "$tmp"
-		echo "nbd-client.sh: cannot download nbd-client from the archive" >&2
-		exit 1
-	fi
+	trap 'rm -rf "$tmp"' EXIT
+	(cd "$tmp" && apt-get download -q nbd-client >&2) ||
+		{ echo "nbd-client.sh: cannot download nbd-client from the archive" >&2; exit 1; }
+	# unpacked whole beside the cache, then moved in: an interrupted run
+	# leaves no partial tree that looks complete
+	dpkg -x "$tmp"/nbd-client_*.deb "$tmp/root" && [ -x "$tmp/root/sbin/nbd-client" ] ||
+		{ echo "nbd-client.sh: the nbd-client package did not unpack" >&2; exit 1; }
 	rm -rf "$dir/root"
-	dpkg -x "$tmp"/nbd-client_*.deb "$dir/root"
-	rm -rf "$tmp"
+	mv "$tmp/root" "$dir/root"
 fi
-"$bin" --version >/dev/null 2>&1 || [ $? -eq 1 ] || {
+"$bin" --version >/dev/null 2>&1 || {
 	echo "nbd-client.sh: $bin does not run (make deps installs its libraries)" >&2
 	exit 1
 }

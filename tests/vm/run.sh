@@ -196,15 +196,22 @@ done
 
 # ---- network disks: qemu-nbd on the host, the guest's NIC to reach it ----
 # QEMU's user-mode network maps the guest's 10.0.2.2 to the host's
-# loopback; each server exits with this script (or at the latest when the
-# file it serves is removed after the VM)
+# loopback. A server never exits by itself (--persistent): stop_nbd, run
+# after the VM and on any exit of this script, kills every one whose pid
+# file is in the out directory (qemu-nbd writes it before --fork returns),
+# and none holds the VM lock (fd 9), so one left running by a killed
+# run.sh cannot stall the next VM.
 nics=()
-nbd_pids=()
 stop_nbd() {
-	local p
-	for p in "${nbd_pids[@]}"; do kill "$p" 2>/dev/null; done
+	local f
+	for f in "$out"/nbd-*.pid; do
+		[ -e "$f" ] || continue
+		kill "$(cat "$f")" 2>/dev/null || true
+		rm -f "$f"
+	done
 	return 0
 }
+rm -f "$out"/nbd-*.pid	# a stale one's pid may be another process's now
 trap stop_nbd EXIT
 if [ ${#nbds[@]} -gt 0 ]; then
 	client=$("$top/scripts/nbd-client.sh") || exit 2
@@ -216,14 +223,12 @@ for spec in "${nbds[@]}"; do
 	rm -f "$img"
 	truncate -s "${mib}M" "$img"
 	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	rm -f "$out/nbd-$name.pid"
 	if ! qemu-nbd --fork --persistent --shared=4 --format=raw --export-name="$name" \
 		--bind=127.0.0.1 --port="$port" --cache=writeback --aio=threads \
-		--discard=unmap --pid-file="$out/nbd-$name.pid" "$img" 2>"$out/nbd-$name.log"; then
+		--discard=unmap --pid-file="$out/nbd-$name.pid" "$img" 2>"$out/nbd-$name.log" 9>&-; then
 		echo "run.sh: qemu-nbd could not serve $img: $(head -n 1 "$out/nbd-$name.log")" >&2
 		exit 2
 	fi
-	nbd_pids+=("$(cat "$out/nbd-$name.pid")")
 	envs+=("SWT_NBD_${name^^}=10.0.2.2 $port $name")
 	nics=(-nic "user,model=virtio-net-pci")
 done

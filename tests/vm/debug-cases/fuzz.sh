@@ -5,9 +5,11 @@
 # 1000 generated table lines over tiers a, b and c (mutations of valid
 # lines and random tokens: huge, negative and malformed numbers, repeated
 # and non-block devices, overlong strings) and sends 800 generated
-# messages to a live device on tier d. Each line is refused with no device
-# left behind, or accepted and then works; the live device's data and map
-# survive every message; no splat (the lane's log check), no leak.
+# messages to a live device on tier d. Each line is loaded and resumed in
+# one mapped device (created empty, kept while lines are refused): it is
+# refused with no table left behind, or accepted and then works; the live
+# device's data and map survive every message; no splat (the lane's log
+# check), no leak.
 . "$SWT_TOP/tests/vm/lib.sh"
 swt_load
 fz=$SWT_TOP/build/bin/dmfuzz

@@ -237,7 +237,8 @@ static int dm_simple(int type, const char *name)
 	return r;
 }
 
-static int exists(const char *name)
+/* @name exists (with @tables: and has a live or an inactive table). */
+static int dev_info(const char *name, int tables)
 {
 	struct dm_task *dmt = dm_task_create(DM_DEVICE_INFO);
 	struct dm_info info;
@@ -245,25 +246,21 @@ static int exists(const char *name)
 
 	if (dmt && dm_task_set_name(dmt, name) && dm_task_run(dmt) &&
 	    dm_task_get_info(dmt, &info))
-		r = info.exists;
+		r = info.exists &&
+		    (!tables || info.live_table || info.inactive_table);
 	if (dmt)
 		dm_task_destroy(dmt);
 	return r;
 }
 
-/* @name exists with a live or an inactive table. */
+static int exists(const char *name)
+{
+	return dev_info(name, 0);
+}
+
 static int has_table(const char *name)
 {
-	struct dm_task *dmt = dm_task_create(DM_DEVICE_INFO);
-	struct dm_info info;
-	int r = 0;
-
-	if (dmt && dm_task_set_name(dmt, name) && dm_task_run(dmt) &&
-	    dm_task_get_info(dmt, &info))
-		r = info.exists && (info.live_table || info.inactive_table);
-	if (dmt)
-		dm_task_destroy(dmt);
-	return r;
+	return dev_info(name, 1);
 }
 
 /* Send @msg to @name; the response in @resp (may be empty). */
@@ -500,8 +497,13 @@ static int nth_main(char **argv)
 
 	if (strcmp(op, "message"))
 		len = strtoull(argv[4], NULL, 0);
-	if (getenv("DMFUZZ_NTH_MAX"))
+	if (getenv("DMFUZZ_NTH_MAX")) {
 		max = strtoul(getenv("DMFUZZ_NTH_MAX"), NULL, 0);
+		if (!max) {
+			fprintf(stderr, "dmfuzz: DMFUZZ_NTH_MAX must be a count > 0\n");
+			return 2;
+		}
+	}
 	dm_udev_set_sync_support(0);
 	for (n = 1; n <= max; n++) {
 		set_nth(n);
